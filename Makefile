@@ -1,0 +1,64 @@
+# hetsim: the two commands of the README are `make demo` and `make test`.
+# Each installs the Debian packages that are missing (and only those), then
+# configures and builds with CMake. Run as root, or with sudo available.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+DEMO_OUT   ?= results/demo
+
+# Debian package : what needs it
+PACKAGES = cmake make gcc pkg-config libc6-dev \
+           libgsl-dev libcjson-dev gnuplot-nox libcriterion-dev
+
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build demo test test-release test-asan bench clean help
+
+all: build
+
+help:
+	@echo "make demo    install what is missing, build, run the default experiment"
+	@echo "make test    install what is missing, build, run every test (also under ASan+UBSan)"
+	@echo "make bench   build and print speed figures (not part of make test)"
+	@echo "make build   only build (into $(BUILD)/)"
+	@echo "make clean   remove the build folders"
+
+# Installs only the missing packages; `apt-get update` only when one is.
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
+	    || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "hetsim: installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@./examples/demo.sh $(BUILD)/hetsim $(DEMO_OUT)
+
+test: test-release test-asan
+
+test-release: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHETSIM_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+bench: build
+	@./bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# make bench: speed figures of this machine. Not a test: nothing here fails
+# because a number is slow; it prints what it measured.
+set -euo pipefail
+build=${1:-build}
+hetsim=$build/hetsim
+work=$(mktemp -d /tmp/hetsim-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+here=$(dirname "$0")
+
+echo "== FIFO, 1,000,000 one-GPU jobs on 1,000 identical GPUs at load 0.9"
+echo "   (Poisson arrivals, exponential durations of mean 3600 s, seed 1)"
+"$build/bench/gen_trace" 1000000 1000 0.9 3600 1 > "$work/trace.csv"
+printf '   trace: %s, %d MB\n' "$work/trace.csv" \
+  $(( $(stat -c %s "$work/trace.csv") / 1000000 ))
+start=$(date +%s.%N)
+"$hetsim" run -q --trace "$work/trace.csv" --cluster "$here/cluster-1000.json" \
+  --policy fifo --out "$work/out"
+end=$(date +%s.%N)
+# Reads KEY of a flat JSON file written by hetsim.
+val() { grep -o "\"$2\":[^,}]*" "$1" | head -n 1 | sed 's/.*:[[:space:]]*//'; }
+p=$work/out/perf.json; s=$work/out/summary.json
+awk -v size="$(stat -c %s "$work/trace.csv")" -v wall0="$start" -v wall1="$end" -v read="$(val $p read_wall_s)" \
+    -v sim="$(val $p sim_wall_s)" -v write="$(val $p write_wall_s)" \
+    -v eps="$(val $p events_per_s)" -v rss="$(val $p peak_rss_mb)" \
+    -v bpj="$(val $p bytes_per_job)" -v n="$(val $s jobs_total)" \
+    -v wait="$(val $s avg_wait_s)" -v util="$(val $s gpu_utilization)" 'BEGIN {
+  printf "   wall, whole command     %8.3f s\n", wall1 - wall0
+  printf "   read trace              %8.3f s  (%.0f MB/s)\n", read, size / 1e6 / read
+  printf "   simulate                %8.3f s\n", sim
+  printf "   write results           %8.3f s\n", write
+  printf "   jobs/s (simulate)       %12.0f\n", n / sim
+  printf "   events/s (simulate)     %12.0f\n", eps
+  printf "   peak RSS                %8.1f MB\n", rss
+  printf "   bytes/job in the core   %8d  (struct sim_job; whole process: %.0f)\n", bpj, rss * 1048576 / n
+  printf "   avg wait %.1f s, GPU utilization %.3f\n", wait, util
+}'

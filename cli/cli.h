@@ -1,0 +1,112 @@
+/* cli.h -- the command-line program: only this module prints, exits, and
+ * wires the libraries together. */
+#ifndef HETSIM_CLI_H
+#define HETSIM_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim.h"
+#include "traces.h"
+
+/* Exit codes (README, "Exit codes"). */
+enum cli_exit {
+    CLI_OK = 0,
+    CLI_FAILURE = 1, /* something went wrong while running */
+    CLI_USAGE = 2,   /* the command line is wrong */
+    CLI_BAD_INPUT = 3, /* a trace, cluster or dataset is missing or wrong */
+};
+
+/* Subcommands: argv[0] is the subcommand's name. Each returns an exit code. */
+int cli_run(int argc, char **argv);
+int cli_clusters(int argc, char **argv);
+int cli_policies(int argc, char **argv);
+
+/* Messages on stderr, as `hetsim: error: ...`. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: one line, then the hint; returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* `hetsim: error: SOURCE:LINE:COLUMN: text` from an error record. */
+void cli_error_at(const char *source, long line, long column,
+                  const char *text);
+
+/* Seconds on a monotonic clock. */
+double cli_clock(void);
+/* Peak resident set size of this process in MiB. */
+double cli_peak_rss_mb(void);
+
+/* ---- Shared steps of the commands (run.c, results.c) -------------------- */
+
+struct pol_ops;
+
+struct run_config {
+    const char *trace, *cluster, *policy, *out;
+    uint64_t seed;
+    int quiet;
+    int plots; /* draw the charts of the run into out */
+};
+
+struct run_perf {
+    double read_wall_s, sim_wall_s, write_wall_s;
+};
+
+/* Each returns an exit code, having printed why when it is not CLI_OK. */
+int cli_load_cluster(const char *arg, struct cluster **out);
+int cli_read_trace(const char *path, struct trace **out);
+int cli_build_sim(const struct trace *t, const char *src,
+                  const struct cluster *c, uint64_t seed, struct sim **out);
+/* Runs S under OPS and writes every result file of CFG->out. */
+int cli_simulate_and_write(const struct run_config *cfg,
+                           const struct pol_ops *ops, const struct trace *t,
+                           const struct cluster *c, struct sim *s,
+                           struct run_perf *perf);
+
+/* ---- Charts of a run (charts.c) ----------------------------------------- */
+
+/* The timeline kept in memory for charts: col[0] time, col[1] queued jobs,
+ * col[2 + t] busy GPUs of type t. */
+struct cli_series {
+    double *col[2 + SIM_MAX_GPU_TYPES]; /* (cap) each */
+    size_t ncols, n, cap;
+};
+int cli_series_init(struct cli_series *ts, int32_t ntypes);
+int cli_series_add(struct cli_series *ts, double time, int32_t queued,
+                   const int32_t *busy_by_type);
+void cli_series_free(struct cli_series *ts);
+
+/* Draws jct_cdf, queue, busy_gpus and utilization (.gp, .png, .svg) into
+ * cfg->out. Warns about what failed; 0 when all were drawn or gnuplot is
+ * missing, -1 otherwise. May rescale ts's time column. */
+int cli_draw_charts(const struct run_config *cfg, const struct cluster *c,
+                    const struct sim *s, const struct sim_summary *m,
+                    struct cli_series *ts);
+
+/* ---- Output files (output.c) ------------------------------------------- */
+
+/* Shortest decimal text that reads back as exactly X ("%.17g" at worst);
+ * BUF holds at least 32 bytes. Returns BUF. */
+char *cli_fmt_double(char *buf, double x);
+/* The same written at P, and a whole number; each returns the end (where a
+ * NUL is written). P needs room for 32 bytes. */
+char *cli_put_double(char *p, double x);
+char *cli_put_int(char *p, int64_t v);
+
+/* A file written under a temporary name and renamed into place by
+ * cli_atomic_commit(), so readers never see half of it. */
+struct cli_atomic {
+    FILE *f;
+    char path[4096];
+    char tmp[4096];
+};
+int cli_atomic_open(struct cli_atomic *a, const char *dir, const char *name);
+/* Flushes, closes and renames; 0, or -1 with errno set. */
+int cli_atomic_commit(struct cli_atomic *a);
+/* Closes and removes the temporary file. */
+void cli_atomic_abort(struct cli_atomic *a);
+
+/* mkdir -p DIR; 0 or -1 with errno set. */
+int cli_mkdirs(const char *dir);
+
+#endif

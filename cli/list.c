@@ -1,0 +1,58 @@
+/* list.c -- `hetsim clusters` and `hetsim policies`. */
+#include <string.h>
+
+#include "cli.h"
+#include "policy.h"
+
+static int wants_help(int argc, char **argv, const char *usage)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage, stdout);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_clusters(int argc, char **argv)
+{
+    if (wants_help(argc, argv,
+                   "Usage: hetsim clusters\nLists the built-in clusters "
+                   "that --cluster NAME accepts, with their GPU types.\n"
+                   "Write your own as JSON (README, \"Cluster format\").\n"))
+        return CLI_OK;
+    if (argc > 1)
+        return cli_usage_error("hetsim clusters", "unexpected argument '%s'",
+                               argv[1]);
+    for (size_t i = 0; cluster_preset_name(i); i++) {
+        struct cluster *c;
+        if (cluster_preset(cluster_preset_name(i), &c) != 0) {
+            cli_error("out of memory");
+            return CLI_FAILURE;
+        }
+        printf("%-14s %s\n", c->name, cluster_preset_description(i));
+        for (int32_t t = 0; t < c->ntypes; t++) {
+            const struct gpu_type *g = &c->types[t];
+            printf("%-14s   %-6s %4d GPUs  %6.0f MB  speed %.3f%s\n", "",
+                   g->name, g->gpus, g->memory_mb, g->speed,
+                   t == c->reference ? " (reference)" : "");
+        }
+        cluster_destroy(c);
+    }
+    return CLI_OK;
+}
+
+int cli_policies(int argc, char **argv)
+{
+    if (wants_help(argc, argv,
+                   "Usage: hetsim policies\nLists the scheduling policies "
+                   "that --policy NAME accepts.\n"))
+        return CLI_OK;
+    if (argc > 1)
+        return cli_usage_error("hetsim policies", "unexpected argument '%s'",
+                               argv[1]);
+    for (size_t i = 0; pol_at(i); i++)
+        printf("%-12s %s\n", pol_at(i)->name, pol_at(i)->description);
+    return CLI_OK;
+}

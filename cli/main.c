@@ -1,0 +1,58 @@
+/* main.c -- `hetsim COMMAND ...`: finds the subcommand and runs it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"run", cli_run, "replay a trace on a cluster under one policy"},
+    {"clusters", cli_clusters, "list the built-in clusters"},
+    {"policies", cli_policies, "list the scheduling policies"},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(void)
+{
+    printf("Usage: hetsim COMMAND [OPTIONS]\n"
+           "A discrete-event simulator of heterogeneous GPU clusters: it "
+           "replays\ndeep-learning job traces under a scheduling policy and "
+           "reports job\ncompletion time, makespan and utilization.\n\n"
+           "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+    printf("\nOptions:\n"
+           "  -h, --help     show this help (or `hetsim COMMAND --help`)\n"
+           "  -V, --version  show the version\n\n"
+           "Example:\n"
+           "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
+           "--cluster gavel-108 --policy fifo --out results\n\n"
+           "Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 bad input "
+           "(trace, cluster).\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage_error("hetsim", "missing command");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+        strcmp(cmd, "help") == 0) {
+        usage();
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("hetsim %s\n", HETSIM_VERSION);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    return cli_usage_error("hetsim", "unknown command '%s'", cmd);
+}

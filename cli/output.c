@@ -1,0 +1,205 @@
+/* output.c -- numbers that round-trip, and files that appear whole. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Writes the decimal digits of V (>= 0) at P; returns the end. */
+static char *put_digits(char *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Fraction digits of the shortest decimal that reads back as x, for
+ * 1 <= x < 2^53 with a fractional part, in exact 64-bit integer arithmetic
+ * (the free-format digit generation of Steele & White, PLDI'90).
+ * x = m / 2^s with m of 53 bits and 1 <= s <= 52; every quantity below is
+ * in units of 2^-(s+2) so the rounding interval's ends are integers:
+ * x's neighbours are one ulp (4 units) away above, and below too except
+ * when m is a power of two (2 units). Digits go to OUT; returns how many,
+ * and *carry is 1 when rounding up carried into the integer part. */
+static int shortest_fraction(uint64_t m, int s, char *out, int *carry)
+{
+    uint64_t mask = ((uint64_t)1 << (s + 2)) - 1;
+    uint64_t r = (m << 2) & mask;              /* the fraction, scaled */
+    uint64_t one = (uint64_t)1 << (s + 2);     /* 1.0, scaled */
+    uint64_t hi = 2, lo = m == (uint64_t)1 << 52 ? 1 : 2;
+    int inclusive = (m & 1) == 0; /* ties read back to the even m */
+    int n = 0;
+    *carry = 0;
+    for (;;) {
+        r *= 10;
+        hi *= 10;
+        lo *= 10;
+        int digit = (int)(r >> (s + 2));
+        r &= mask;
+        int low = inclusive ? r <= lo : r < lo;
+        int high = inclusive ? r + hi >= one : r + hi > one;
+        if (!low && !high) {
+            out[n++] = (char)('0' + digit);
+            continue;
+        }
+        if (low && high)
+            high = 2 * r > one || (2 * r == one && (digit & 1));
+        out[n++] = (char)('0' + digit);
+        if (!high)
+            return n;
+        /* Round the last digit up, carrying through nines. */
+        int i = n - 1;
+        while (i >= 0 && out[i] == '9')
+            i--;
+        if (i < 0) {
+            *carry = 1;
+            return 0;
+        }
+        out[i]++;
+        return i + 1;
+    }
+}
+
+/* Text of X that reads back exactly, as short as possible: whole numbers
+ * and 1 <= |x| < 2^53 (all times of a simulation) in integer arithmetic,
+ * the rest by trying printf precisions 15, 16, 17. */
+char *cli_fmt_double(char *buf, double x)
+{
+    cli_put_double(buf, x);
+    return buf;
+}
+
+char *cli_put_int(char *p, int64_t v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return put_digits(p, (uint64_t)0 - (uint64_t)v);
+    }
+    return put_digits(p, (uint64_t)v);
+}
+
+char *cli_put_double(char *buf, double x)
+{
+    const double limit = 9007199254740992.0; /* 2^53 */
+    double ax = fabs(x);
+    char *p = buf;
+    if (ax < limit && ax >= 1) {
+        if (x < 0)
+            *p++ = '-';
+        int e;
+        double f = frexp(ax, &e);
+        uint64_t m = (uint64_t)ldexp(f, 53);
+        int s = 53 - e;
+        uint64_t ip = s > 0 ? m >> s : m;
+        char frac[24];
+        int n = 0, carry = 0;
+        if (s > 0 && (m & (((uint64_t)1 << s) - 1)) != 0)
+            n = shortest_fraction(m, s, frac, &carry);
+        p = put_digits(p, ip + (uint64_t)carry);
+        if (n > 0) {
+            *p++ = '.';
+            memcpy(p, frac, (size_t)n);
+            p += n;
+        }
+        *p = '\0';
+        return p;
+    }
+    int n;
+    if (x == 0)
+        n = snprintf(buf, 32, "0");
+    else if (!isfinite(x))
+        n = snprintf(buf, 32, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+    else {
+        for (int prec = 15; prec <= 17; prec++) {
+            n = snprintf(buf, 32, "%.*g", prec, x);
+            if (prec == 17 || strtod(buf, NULL) == x)
+                break;
+        }
+    }
+    return buf + n;
+}
+
+int cli_mkdirs(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_atomic_open(struct cli_atomic *a, const char *dir, const char *name)
+{
+    a->f = NULL;
+    int n = snprintf(a->path, sizeof a->path, "%s/%s", dir, name);
+    int m = snprintf(a->tmp, sizeof a->tmp, "%s/.%s.tmp%ld", dir, name,
+                     (long)getpid());
+    if (n >= (int)sizeof a->path || m >= (int)sizeof a->tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    a->f = fopen(a->tmp, "wb");
+    if (!a->f)
+        return -1;
+    setvbuf(a->f, NULL, _IOFBF, 1 << 20);
+    return 0;
+}
+
+int cli_atomic_commit(struct cli_atomic *a)
+{
+    int bad = ferror(a->f);
+    if (fclose(a->f) != 0 || bad) {
+        a->f = NULL;
+        unlink(a->tmp);
+        if (!errno)
+            errno = EIO;
+        return -1;
+    }
+    a->f = NULL;
+    if (rename(a->tmp, a->path) != 0) {
+        int e = errno;
+        unlink(a->tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+void cli_atomic_abort(struct cli_atomic *a)
+{
+    if (a->f) {
+        fclose(a->f);
+        a->f = NULL;
+    }
+    unlink(a->tmp);
+}

@@ -1,0 +1,316 @@
+/* results.c -- running the engine and writing what it found: summary.json,
+ * jobs.csv, timeline.csv, perf.json, and the table on stdout.
+ *
+ * Every file is written under a temporary name first; only when all of them
+ * are complete are they renamed into place, so a failed run leaves the
+ * results folder as it was. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "policy.h"
+
+enum { OUT_TIMELINE, OUT_JOBS, OUT_SUMMARY, OUT_PERF, OUT_FILES };
+static const char *const out_names[OUT_FILES] = {
+    "timeline.csv", "jobs.csv", "summary.json", "perf.json"};
+
+struct timeline {
+    FILE *f;
+    int32_t ntypes;
+    int progress;       /* show progress on stderr */
+    uint64_t calls;
+    double next_report; /* wall clock of the next progress line */
+    const struct sim *s;
+    struct cli_series *keep; /* also kept in memory for charts, or NULL */
+    int oom;
+};
+
+static void timeline_change(void *ctx, double time, int32_t queued,
+                            int32_t busy, const int32_t *busy_by_type)
+{
+    struct timeline *tl = ctx;
+    char line[64 + 12 * SIM_MAX_GPU_TYPES];
+    char *p = cli_put_double(line, time);
+    *p++ = ',';
+    p = cli_put_int(p, queued);
+    *p++ = ',';
+    p = cli_put_int(p, busy);
+    for (int32_t t = 0; t < tl->ntypes; t++) {
+        *p++ = ',';
+        p = cli_put_int(p, busy_by_type[t]);
+    }
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), tl->f);
+    if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
+        tl->oom = 1;
+    if (tl->progress && (++tl->calls & 4095) == 0 &&
+        cli_clock() >= tl->next_report) {
+        tl->next_report = cli_clock() + 0.5;
+        fprintf(stderr, "\rhetsim: simulated %.0f s, %llu events, %d queued",
+                time, (unsigned long long)sim_events(tl->s), queued);
+    }
+}
+
+static const char *status_name(const struct sim_job *j)
+{
+    switch (j->state) {
+    case JOB_COMPLETED: return "completed";
+    case JOB_FAILED:
+        return j->failure == JOB_FAIL_UNSCHEDULABLE ? "unschedulable"
+                                                    : "failed";
+    default: return "unfinished";
+    }
+}
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* One row of jobs.csv into LINE (the job id is at most ID_MAX bytes). */
+#define ID_MAX 1024
+static size_t job_row(char *line, const struct sim_job *j, const char *id,
+                      const struct cluster *c)
+{
+    char *p = line;
+    size_t n = strlen(id);
+    p = put_str(p, n > ID_MAX ? "(id too long)" : id);
+    *p++ = ',';
+    p = cli_put_double(p, j->submit_time);
+    if (j->state == JOB_COMPLETED) {
+        double jct = j->finish_time - j->submit_time;
+        double v[] = {j->start_time, j->finish_time, jct, jct - j->run_s};
+        for (int i = 0; i < 4; i++) {
+            *p++ = ',';
+            p = cli_put_double(p, v[i]);
+        }
+    } else
+        p = put_str(p, ",,,,");
+    *p++ = ',';
+    p = cli_put_int(p, j->num_gpus);
+    *p++ = ',';
+    if (j->state == JOB_COMPLETED)
+        p = put_str(p, c->types[j->gpu_type].name);
+    *p++ = ',';
+    p = cli_put_int(p, j->preemptions);
+    *p++ = ',';
+    p = put_str(p, status_name(j));
+    *p++ = '\n';
+    return (size_t)(p - line);
+}
+
+static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
+                       const struct cluster *c)
+{
+    fputs("job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
+          "gpu_type,preemptions,status\n", f);
+    char line[ID_MAX + 512];
+    for (size_t i = 0; i < sim_njobs(s); i++) {
+        const struct sim_job *j = sim_job(s, (uint32_t)i);
+        const char *id = trace_str(t, t->jobs[j->trace_index].id);
+        fwrite(line, 1, job_row(line, j, id, c), f);
+    }
+}
+
+/* Writes the JSON text of ROOT to F; frees ROOT. -1 when out of memory. */
+static int write_json(FILE *f, cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return -1;
+    fputs(text, f);
+    fputc('\n', f);
+    cJSON_free(text);
+    return 0;
+}
+
+/* Adds number X under KEY in the shortest text that reads back exactly
+ * (cJSON's own printing only round-trips to within an epsilon); null when X
+ * is not finite, as JSON has no NaN. */
+static void add_number(cJSON *o, const char *key, double x)
+{
+    char buf[32];
+    if (isfinite(x))
+        cJSON_AddRawToObject(o, key, cli_fmt_double(buf, x));
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *summary_json(const struct run_config *cfg,
+                           const struct cluster *c,
+                           const struct sim_summary *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "hetsim_version", HETSIM_VERSION);
+    cJSON_AddStringToObject(o, "policy", cfg->policy);
+    cJSON_AddStringToObject(o, "trace", cfg->trace);
+    cJSON_AddStringToObject(o, "cluster", c->name);
+    add_number(o, "seed", (double)cfg->seed);
+    add_number(o, "total_gpus", c->total_gpus);
+    add_number(o, "jobs_total", (double)m->jobs_total);
+    add_number(o, "jobs_completed", (double)m->jobs_completed);
+    add_number(o, "jobs_failed", (double)m->jobs_failed);
+    add_number(o, "jobs_unschedulable",
+                            (double)m->jobs_unschedulable);
+    add_number(o, "makespan_s", m->makespan_s);
+    add_number(o, "avg_jct_s", m->avg_jct_s);
+    add_number(o, "median_jct_s", m->median_jct_s);
+    add_number(o, "p95_jct_s", m->p95_jct_s);
+    add_number(o, "p99_jct_s", m->p99_jct_s);
+    add_number(o, "avg_wait_s", m->avg_wait_s);
+    add_number(o, "avg_slowdown", m->avg_slowdown);
+    add_number(o, "gpu_utilization", m->gpu_utilization);
+    cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
+    for (int32_t t = 0; by_type && t < c->ntypes; t++)
+        add_number(by_type, c->types[t].name,
+                                m->utilization_by_type[t]);
+    add_number(o, "busy_gpu_s", m->busy_gpu_s);
+    add_number(o, "events", (double)m->events);
+    return o;
+}
+
+static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    double events = (double)sim_events(s);
+    add_number(o, "read_wall_s", p->read_wall_s);
+    add_number(o, "sim_wall_s", p->sim_wall_s);
+    add_number(o, "write_wall_s", p->write_wall_s);
+    add_number(o, "peak_rss_mb", cli_peak_rss_mb());
+    add_number(o, "events_per_s",
+                            p->sim_wall_s > 0 ? events / p->sim_wall_s : 0);
+    add_number(o, "jobs_per_s",
+                            p->sim_wall_s > 0
+                                ? (double)sim_njobs(s) / p->sim_wall_s
+                                : 0);
+    add_number(o, "bytes_per_job",
+                            (double)sizeof(struct sim_job));
+    return o;
+}
+
+static void print_table(const struct run_config *cfg,
+                        const struct cluster *c, const struct sim_summary *m)
+{
+    printf("hetsim run: policy %s, cluster %s (%d GPUs), trace %s\n",
+           cfg->policy, c->name, c->total_gpus, cfg->trace);
+    printf("  %-18s %zu of %zu", "jobs completed", m->jobs_completed,
+           m->jobs_total);
+    if (m->jobs_unschedulable || m->jobs_failed)
+        printf(" (%zu unschedulable, %zu failed)", m->jobs_unschedulable,
+               m->jobs_failed);
+    printf("\n  %-18s %12.1f s  (%.2f h)\n", "makespan", m->makespan_s,
+           m->makespan_s / 3600);
+    printf("  %-18s %12.1f s\n", "avg JCT", m->avg_jct_s);
+    printf("  %-18s %12.1f s\n", "median JCT", m->median_jct_s);
+    printf("  %-18s %12.1f s\n", "p99 JCT", m->p99_jct_s);
+    printf("  %-18s %12.1f s\n", "avg wait", m->avg_wait_s);
+    printf("  %-18s %12.2f\n", "avg slowdown", m->avg_slowdown);
+    printf("  %-18s %12.1f %%", "GPU utilization", 100 * m->gpu_utilization);
+    for (int32_t t = 0; c->ntypes > 1 && t < c->ntypes; t++)
+        printf("%s%s %.1f %%", t ? ", " : "  (", c->types[t].name,
+               100 * m->utilization_by_type[t]);
+    printf("%s\n", c->ntypes > 1 ? ")" : "");
+    printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
+    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
+           cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
+                                  "utilization.png" : "");
+}
+
+static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
+                    const struct cluster *c, struct sim *s, FILE *tf,
+                    struct cli_series *keep, struct run_perf *perf)
+{
+    struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
+                          .progress = !cfg->quiet && isatty(2),
+                          .keep = keep};
+    fputs("time,queued,busy_gpus", tf);
+    for (int32_t t = 0; t < c->ntypes; t++)
+        fprintf(tf, ",busy_%s", c->types[t].name);
+    fputc('\n', tf);
+    struct sim_policy hooks;
+    if (pol_bind(ops, c, &hooks) != 0) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    struct sim_observer obs = {&tl, timeline_change};
+    struct sim_error err = {0};
+    double t0 = cli_clock();
+    int rc = sim_run(s, &hooks, &obs, &err);
+    perf->sim_wall_s = cli_clock() - t0;
+    pol_unbind(ops, &hooks);
+    if (tl.progress && tl.calls >= 4096)
+        fputc('\n', stderr);
+    if (rc) {
+        cli_error("%s", err.text[0] ? err.text : sim_strerror(rc));
+        return CLI_FAILURE;
+    }
+    if (tl.oom) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    return CLI_OK;
+}
+
+int cli_simulate_and_write(const struct run_config *cfg,
+                           const struct pol_ops *ops, const struct trace *t,
+                           const struct cluster *c, struct sim *s,
+                           struct run_perf *perf)
+{
+    if (cli_mkdirs(cfg->out) != 0) {
+        cli_error("%s: cannot create folder: %s", cfg->out, strerror(errno));
+        return CLI_FAILURE;
+    }
+    struct cli_atomic out[OUT_FILES] = {0};
+    struct cli_series series;
+    cli_series_init(&series, c->ntypes);
+    int rc = CLI_OK, opened = 0;
+    for (; opened < OUT_FILES; opened++) {
+        if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
+            cli_error("%s: %s", out[opened].tmp, strerror(errno));
+            rc = CLI_FAILURE;
+            goto done;
+        }
+    }
+    rc = simulate(cfg, ops, c, s, out[OUT_TIMELINE].f,
+                  cfg->plots ? &series : NULL, perf);
+    if (rc)
+        goto done;
+    struct sim_summary m;
+    double t0 = cli_clock();
+    if (sim_summarize(s, &m) != 0 ||
+        write_json(out[OUT_SUMMARY].f, summary_json(cfg, c, &m)) != 0) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+        goto done;
+    }
+    write_jobs(out[OUT_JOBS].f, s, t, c);
+    perf->write_wall_s = cli_clock() - t0;
+    if (write_json(out[OUT_PERF].f, perf_json(perf, s)) != 0) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+        goto done;
+    }
+    for (int i = 0; i < OUT_FILES; i++) {
+        if (cli_atomic_commit(&out[i]) != 0) {
+            cli_error("%s: %s", out[i].path, strerror(errno));
+            rc = CLI_FAILURE;
+        }
+    }
+    opened = 0;
+    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, &m, &series) != 0)
+        rc = CLI_FAILURE;
+    if (!rc && !cfg->quiet)
+        print_table(cfg, c, &m);
+done:
+    cli_series_free(&series);
+    for (int i = 0; i < opened; i++)
+        cli_atomic_abort(&out[i]);
+    return rc;
+}

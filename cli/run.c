@@ -1,0 +1,255 @@
+/* run.c -- `hetsim run`: read a trace and a cluster, replay, write results. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "policy.h"
+
+static void run_usage(void)
+{
+    printf(
+        "Usage: hetsim run --trace FILE --cluster FILE|NAME [OPTIONS]\n"
+        "Replays the jobs of a trace on a GPU cluster under one scheduling "
+        "policy\nand writes its results to a folder.\n\n"
+        "  -t, --trace FILE      jobs to replay: a native hetsim CSV "
+        "(README, \"Trace format\")\n"
+        "  -c, --cluster C       a cluster JSON file, or a built-in name "
+        "(`hetsim clusters`)\n"
+        "  -p, --policy NAME     scheduling policy (default fifo; "
+        "`hetsim policies`)\n"
+        "  -o, --out DIR         results folder (default results); created "
+        "if missing\n"
+        "  -s, --seed N          seed of every random choice (default 1)\n"
+        "      --plots           also draw charts with gnuplot: JCT CDF, "
+        "queue length,\n"
+        "                        busy GPUs per type over time, utilization "
+        "(.png, .svg,\n"
+        "                        and the .gp script that redraws them)\n"
+        "  -q, --quiet           print nothing on success\n"
+        "  -h, --help            show this help\n\n"
+        "Writes, each complete or not at all:\n"
+        "  DIR/summary.json   simulated figures: JCT, makespan, "
+        "utilization, ...\n"
+        "  DIR/jobs.csv       one row per job: submit, start, finish, JCT, "
+        "wait, GPUs\n"
+        "  DIR/timeline.csv   queued jobs and busy GPUs (total, per type) "
+        "at each change\n"
+        "  DIR/perf.json      how the run went on this machine (wall "
+        "times, memory)\n"
+        "The same inputs and seed give byte-identical summary.json, "
+        "jobs.csv and\ntimeline.csv.\n\n"
+        "Example:\n"
+        "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
+        "--cluster gavel-108 \\\n"
+        "             --policy fifo --out results/fifo\n");
+}
+
+static int parse_seed(const char *arg, uint64_t *seed)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] == '-')
+        return -1;
+    *seed = v;
+    return 0;
+}
+
+int cli_load_cluster(const char *arg, struct cluster **out)
+{
+    struct stat st;
+    int is_file = stat(arg, &st) == 0 || strchr(arg, '/') ||
+                  strstr(arg, ".json");
+    if (!is_file) {
+        int rc = cluster_preset(arg, out);
+        if (rc == 0)
+            return CLI_OK;
+        if (rc == SIM_ENOMEM) {
+            cli_error("out of memory");
+            return CLI_FAILURE;
+        }
+        char names[512] = "";
+        for (size_t i = 0; cluster_preset_name(i); i++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                     cluster_preset_name(i));
+        }
+        cli_error("%s: no such cluster file or built-in cluster (built-in: "
+                  "%s)", arg, names);
+        return CLI_BAD_INPUT;
+    }
+    struct sim_error err = {0};
+    int rc = cluster_load(arg, out, &err);
+    if (rc == 0)
+        return CLI_OK;
+    if (rc == SIM_ENOMEM) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    cli_error_at(err.source, err.line, err.column, err.text);
+    return CLI_BAD_INPUT;
+}
+
+int cli_read_trace(const char *path, struct trace **out)
+{
+    struct trace_error err = {0};
+    int rc = trace_read_native(path, 0, out, &err);
+    if (rc == 0)
+        return CLI_OK;
+    if (rc == TRACE_ENOMEM) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    cli_error_at(err.source[0] ? err.source : path, err.line, err.column,
+                 err.text[0] ? err.text : trace_strerror(rc));
+    return CLI_BAD_INPUT;
+}
+
+/* Bit mask of the GPU types in the '|'-separated list TYPES, or -1 with a
+ * message naming the first unknown type. */
+static int64_t allowed_types(const struct cluster *c, const char *types,
+                             const char *src, long line)
+{
+    if (!types[0])
+        return 0;
+    uint32_t mask = 0;
+    const char *p = types;
+    for (;;) {
+        size_t len = strcspn(p, "|");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+        int32_t t = cluster_find_type(c, name);
+        if (t < 0) {
+            char text[256];
+            snprintf(text, sizeof text,
+                     "gpu_type \"%s\" is not a GPU type of cluster %s", name,
+                     c->name);
+            cli_error_at(src, line, 0, text);
+            return -1;
+        }
+        mask |= 1u << t;
+        if (!p[len])
+            return mask;
+        p += len + 1;
+    }
+}
+
+int cli_build_sim(const struct trace *t, const char *src,
+                  const struct cluster *c, uint64_t seed, struct sim **out)
+{
+    struct sim *s = sim_create(c, seed);
+    if (!s) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    for (size_t i = 0; i < t->njobs; i++) {
+        const struct trace_job *tj = &t->jobs[i];
+        int64_t mask = allowed_types(c, trace_str(t, tj->gpu_types), src,
+                                     (long)tj->line);
+        if (mask < 0) {
+            sim_destroy(s);
+            return CLI_BAD_INPUT;
+        }
+        struct sim_job_spec spec = {tj->submit_time, tj->duration,
+                                    tj->num_gpus, (uint32_t)mask,
+                                    (uint32_t)i};
+        if (sim_add_job(s, &spec) != 0) {
+            cli_error("out of memory");
+            sim_destroy(s);
+            return CLI_FAILURE;
+        }
+    }
+    *out = s;
+    return CLI_OK;
+}
+
+static int parse_run_args(int argc, char **argv, struct run_config *cfg)
+{
+    static const struct option long_options[] = {
+        {"trace", required_argument, NULL, 't'},
+        {"cluster", required_argument, NULL, 'c'},
+        {"policy", required_argument, NULL, 'p'},
+        {"out", required_argument, NULL, 'o'},
+        {"seed", required_argument, NULL, 's'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"plots", no_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *cfg = (struct run_config){.policy = "fifo", .out = "results", .seed = 1};
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":t:c:p:o:s:qh", long_options,
+                              NULL)) != -1) {
+        switch (opt) {
+        case 't': cfg->trace = optarg; break;
+        case 'c': cfg->cluster = optarg; break;
+        case 'p': cfg->policy = optarg; break;
+        case 'o': cfg->out = optarg; break;
+        case 'q': cfg->quiet = 1; break;
+        case 'P': cfg->plots = 1; break;
+        case 'h': run_usage(); return -1;
+        case 's':
+            if (parse_seed(optarg, &cfg->seed) != 0)
+                return cli_usage_error("hetsim run",
+                                       "--seed wants a whole number >= 0, "
+                                       "got '%s'", optarg);
+            break;
+        case ':':
+            return cli_usage_error("hetsim run", "option '%s' needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cli_usage_error("hetsim run", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("hetsim run", "unexpected argument '%s'",
+                               argv[optind]);
+    if (!cfg->trace)
+        return cli_usage_error("hetsim run", "missing --trace FILE");
+    if (!cfg->cluster)
+        return cli_usage_error("hetsim run", "missing --cluster FILE|NAME");
+    return 0;
+}
+
+int cli_run(int argc, char **argv)
+{
+    struct run_config cfg;
+    int rc = parse_run_args(argc, argv, &cfg);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    const struct pol_ops *ops = pol_find(cfg.policy);
+    if (!ops) {
+        char names[512] = "";
+        for (size_t i = 0; pol_at(i); i++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                     pol_at(i)->name);
+        }
+        return cli_usage_error("hetsim run",
+                               "unknown policy '%s' (choose from: %s)",
+                               cfg.policy, names);
+    }
+    struct cluster *c = NULL;
+    struct trace *t = NULL;
+    struct sim *s = NULL;
+    double t0 = cli_clock();
+    rc = cli_load_cluster(cfg.cluster, &c);
+    if (!rc)
+        rc = cli_read_trace(cfg.trace, &t);
+    struct run_perf perf = {.read_wall_s = cli_clock() - t0};
+    if (!rc)
+        rc = cli_build_sim(t, cfg.trace, c, cfg.seed, &s);
+    if (!rc)
+        rc = cli_simulate_and_write(&cfg, ops, t, c, s, &perf);
+    sim_destroy(s);
+    trace_destroy(t);
+    cluster_destroy(c);
+    return rc;
+}

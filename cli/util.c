@@ -1,0 +1,67 @@
+/* util.c -- messages, clocks and memory figures of the command line. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <sys/resource.h>
+
+#include "cli.h"
+
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "hetsim: %s: ", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("error", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("warning", fmt, ap);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
+    return CLI_USAGE;
+}
+
+void cli_error_at(const char *source, long line, long column,
+                  const char *text)
+{
+    if (line > 0 && column > 0)
+        cli_error("%s:%ld:%ld: %s", source, line, column, text);
+    else if (line > 0)
+        cli_error("%s:%ld: %s", source, line, text);
+    else
+        cli_error("%s: %s", source, text);
+}
+
+double cli_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double cli_peak_rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}

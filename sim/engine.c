@@ -1,0 +1,281 @@
+/* engine.c -- the event loop, job states, and the decisions policies make.
+ *
+ * One instant at a time: pop every event at time t (asserting the clock never
+ * goes back), dispatch each through the handler table, then let the policy
+ * schedule once, then tell the observer what changed. Arrivals are pushed one
+ * ahead (the next job in submit order), so the heap holds at most the running
+ * jobs plus one. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+static void on_arrival(struct sim *s, const struct sim_event *ev);
+static void on_finish(struct sim *s, const struct sim_event *ev);
+
+static void (*const handlers[SIM_EV_KINDS])(struct sim *,
+                                            const struct sim_event *) = {
+    [SIM_EV_ARRIVAL] = on_arrival,
+    [SIM_EV_FINISH] = on_finish,
+};
+
+/* Legal transitions: bit `to` of legal[from]. */
+#define BIT(state) (1u << (state))
+static const unsigned legal[] = {
+    [JOB_SUBMITTED] = BIT(JOB_QUEUED) | BIT(JOB_FAILED),
+    [JOB_QUEUED] = BIT(JOB_RUNNING),
+    [JOB_RUNNING] = BIT(JOB_COMPLETED) | BIT(JOB_PREEMPTED) | BIT(JOB_FAILED),
+    [JOB_PREEMPTED] = BIT(JOB_RUNNING),
+    [JOB_COMPLETED] = 0,
+    [JOB_FAILED] = 0,
+};
+
+/* The only place a job's state changes. */
+static void job_set_state(struct sim *s, uint32_t j, enum job_state to)
+{
+    struct sim_job *job = &s->jobs[j];
+    SIM_ASSERT(legal[job->state] & BIT(to));
+    job->state = (uint8_t)to;
+}
+
+static void queue_push(struct sim *s, uint32_t j)
+{
+    struct sim_job *job = &s->jobs[j];
+    job->prev = s->queue_tail;
+    job->next = -1;
+    if (s->queue_tail >= 0)
+        s->jobs[s->queue_tail].next = (int32_t)j;
+    else
+        s->queue_head = (int32_t)j;
+    s->queue_tail = (int32_t)j;
+    s->queue_len++;
+}
+
+static void queue_remove(struct sim *s, uint32_t j)
+{
+    struct sim_job *job = &s->jobs[j];
+    if (job->prev >= 0)
+        s->jobs[job->prev].next = job->next;
+    else
+        s->queue_head = job->next;
+    if (job->next >= 0)
+        s->jobs[job->next].prev = job->prev;
+    else
+        s->queue_tail = job->prev;
+    job->prev = job->next = -1;
+    s->queue_len--;
+}
+
+static void push_next_arrival(struct sim *s)
+{
+    if (s->next_arrival >= s->njobs)
+        return;
+    uint32_t j = s->order[s->next_arrival++];
+    if (sim_heap_push(&s->heap, s->jobs[j].submit_time, SIM_EV_ARRIVAL, j,
+                      0) != 0)
+        s->oom = 1;
+}
+
+static void on_arrival(struct sim *s, const struct sim_event *ev)
+{
+    uint32_t j = ev->job;
+    struct sim_job *job = &s->jobs[j];
+    push_next_arrival(s);
+    if (!sim_job_fits_somewhere(s, job)) {
+        job->failure = JOB_FAIL_UNSCHEDULABLE;
+        job_set_state(s, j, JOB_FAILED);
+        return;
+    }
+    job_set_state(s, j, JOB_QUEUED);
+    queue_push(s, j);
+    s->instant_changed = 1;
+    if (s->policy->on_arrival)
+        s->policy->on_arrival(s->policy->state, s, j);
+}
+
+/* Gives the GPUs of job J back to their nodes. */
+static void release_gpus(struct sim *s, uint32_t j)
+{
+    struct sim_job *job = &s->jobs[j];
+    int32_t i = job->seg;
+    while (i >= 0) {
+        struct sim_seg_slot *slot = &s->segs[i];
+        sim_node_add_free(s, slot->node, slot->gpus);
+        int32_t next = slot->next;
+        slot->next = s->seg_free;
+        s->seg_free = i;
+        i = next;
+    }
+    job->seg = -1;
+    s->busy_by_type[job->gpu_type] -= job->num_gpus;
+    s->busy -= job->num_gpus;
+}
+
+static void on_finish(struct sim *s, const struct sim_event *ev)
+{
+    uint32_t j = ev->job;
+    struct sim_job *job = &s->jobs[j];
+    release_gpus(s, j);
+    job->run_s += s->now - job->last_start;
+    job->work_left = 0;
+    job->finish_time = s->now;
+    job_set_state(s, j, JOB_COMPLETED);
+    s->instant_changed = 1;
+    if (s->policy->on_finish)
+        s->policy->on_finish(s->policy->state, s, j);
+}
+
+static void observe(struct sim *s, const struct sim_observer *obs)
+{
+    int32_t q = (int32_t)s->queue_len;
+    size_t bytes = (size_t)s->cluster->ntypes * sizeof *s->busy_by_type;
+    if (s->observed && q == s->last_queued && s->busy == s->last_busy &&
+        memcmp(s->busy_by_type, s->last_busy_by_type, bytes) == 0)
+        return;
+    s->observed = 1;
+    s->last_queued = q;
+    s->last_busy = s->busy;
+    memcpy(s->last_busy_by_type, s->busy_by_type, bytes);
+    if (obs && obs->change)
+        obs->change(obs->ctx, s->now, q, s->busy, s->busy_by_type);
+}
+
+/* Ends an instant: one scheduling pass, then the observer. */
+static int end_instant(struct sim *s, const struct sim_observer *obs)
+{
+    if (!s->instant_changed)
+        return 0;
+    s->instant_changed = 0;
+    if (s->policy->schedule) {
+        int rc = s->policy->schedule(s->policy->state, s);
+        if (rc)
+            return rc;
+        if (s->decision_error[0])
+            return SIM_EDECISION;
+    }
+    observe(s, obs);
+    return 0;
+}
+
+int sim_run(struct sim *s, const struct sim_policy *p,
+            const struct sim_observer *obs, struct sim_error *err)
+{
+    const char *name = p->name ? p->name : "policy";
+    SIM_ASSERT(!s->ran);
+    s->ran = 1;
+    s->policy = p;
+    int rc = sim_sort_arrivals(s);
+    if (rc)
+        return rc;
+    push_next_arrival(s);
+    struct sim_event ev;
+    while (!s->oom && sim_heap_pop(&s->heap, &ev) == 0) {
+        SIM_ASSERT(ev.time >= s->now);
+        s->now = ev.time;
+        if (ev.kind != SIM_EV_FINISH || ev.epoch == s->jobs[ev.job].epoch) {
+            s->events++;
+            handlers[ev.kind](s, &ev);
+        }
+        if (s->heap.len > 0 && s->heap.ev[0].time == s->now)
+            continue;
+        rc = end_instant(s, obs);
+        if (rc) {
+            sim_error_set(err, name, 0, "policy %s: %s", name,
+                          s->decision_error[0] ? s->decision_error
+                                               : sim_strerror(rc));
+            return rc;
+        }
+    }
+    if (s->oom)
+        return SIM_ENOMEM;
+    if (s->queue_len > 0) {
+        sim_error_set(err, name, 0,
+                      "policy %s left %zu jobs waiting on an idle cluster",
+                      name, s->queue_len);
+        return SIM_EDECISION;
+    }
+    return 0;
+}
+
+/* Records why a decision was refused; the first reason wins. */
+static int refuse(struct sim *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int refuse(struct sim *s, const char *fmt, ...)
+{
+    if (!s->decision_error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->decision_error, sizeof s->decision_error, fmt, ap);
+        va_end(ap);
+    }
+    return SIM_EDECISION;
+}
+
+/* Checks that P gives job J exactly its GPUs on free nodes of one type. */
+static int check_placement(struct sim *s, uint32_t j,
+                           const struct sim_placement *p)
+{
+    const struct cluster *c = s->cluster;
+    const struct sim_job *job = &s->jobs[j];
+    if (p->gpu_type < 0 || p->gpu_type >= c->ntypes)
+        return refuse(s, "job %u: no GPU type %d", j, p->gpu_type);
+    if (!(job->allowed & (1u << p->gpu_type)))
+        return refuse(s, "job %u may not run on %s", j,
+                      c->types[p->gpu_type].name);
+    if (p->nseg < 1)
+        return refuse(s, "job %u: empty placement", j);
+    int64_t total = 0;
+    s->stamp++;
+    for (int32_t i = 0; i < p->nseg; i++) {
+        struct sim_seg g = p->seg[i];
+        if (g.node < 0 || g.node >= c->nnodes)
+            return refuse(s, "job %u: no node %d", j, g.node);
+        if (c->nodes[g.node].gpu_type != p->gpu_type)
+            return refuse(s, "job %u: node %d holds no %s", j, g.node,
+                          c->types[p->gpu_type].name);
+        if (s->node_stamp[g.node] == s->stamp)
+            return refuse(s, "job %u: node %d named twice", j, g.node);
+        s->node_stamp[g.node] = s->stamp;
+        if (g.gpus < 1 || g.gpus > s->node_free[g.node])
+            return refuse(s, "job %u: asks %d GPUs of node %d, which has %d "
+                          "free", j, g.gpus, g.node, s->node_free[g.node]);
+        total += g.gpus;
+    }
+    if (total != job->num_gpus)
+        return refuse(s, "job %u needs %d GPUs, placement gives %lld", j,
+                      job->num_gpus, (long long)total);
+    return 0;
+}
+
+int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
+{
+    if (j >= s->njobs)
+        return refuse(s, "no job %u", j);
+    struct sim_job *job = &s->jobs[j];
+    if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
+        return refuse(s, "job %u is not waiting", j);
+    int rc = check_placement(s, j, p);
+    if (rc)
+        return rc;
+    rc = sim_take_gpus(s, j, p);
+    if (rc)
+        return rc;
+    queue_remove(s, j);
+    job_set_state(s, j, JOB_RUNNING);
+    const struct cluster *c = s->cluster;
+    job->gpu_type = p->gpu_type;
+    job->spread = p->nseg > 1;
+    job->speed = c->types[p->gpu_type].speed / c->types[c->reference].speed;
+    if (job->spread)
+        job->speed /= c->spread_slowdown;
+    if (job->start_time < 0)
+        job->start_time = s->now;
+    job->last_start = s->now;
+    double run = job->work_left * c->types[c->reference].speed /
+                 c->types[p->gpu_type].speed;
+    if (job->spread)
+        run *= c->spread_slowdown;
+    s->busy_by_type[p->gpu_type] += job->num_gpus;
+    s->busy += job->num_gpus;
+    return sim_heap_push(&s->heap, s->now + run, SIM_EV_FINISH, j, job->epoch);
+}

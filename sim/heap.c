@@ -1,0 +1,66 @@
+/* heap.c -- the event queue: a binary min-heap on (time, insertion number).
+ *
+ * The insertion number makes the order total, so events at equal times pop
+ * in the order they were pushed and every run replays identically. */
+#include "sim_internal.h"
+
+static int event_before(const struct sim_event *a, const struct sim_event *b)
+{
+    if (a->time != b->time)
+        return a->time < b->time;
+    return a->seq < b->seq;
+}
+
+int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
+                  uint32_t job, uint32_t epoch)
+{
+    if (h->len == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        struct sim_event *ev = realloc(h->ev, cap * sizeof *ev);
+        if (!ev)
+            return SIM_ENOMEM;
+        h->ev = ev;
+        h->cap = cap;
+    }
+    struct sim_event e = {time, h->next_seq++, kind, job, epoch};
+    size_t i = h->len++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!event_before(&e, &h->ev[parent]))
+            break;
+        h->ev[i] = h->ev[parent];
+        i = parent;
+    }
+    h->ev[i] = e;
+    return 0;
+}
+
+int sim_heap_pop(struct sim_heap *h, struct sim_event *out)
+{
+    if (h->len == 0)
+        return -1;
+    *out = h->ev[0];
+    struct sim_event last = h->ev[--h->len];
+    size_t i = 0, n = h->len;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && event_before(&h->ev[child + 1], &h->ev[child]))
+            child++;
+        if (!event_before(&h->ev[child], &last))
+            break;
+        h->ev[i] = h->ev[child];
+        i = child;
+    }
+    if (n > 0)
+        h->ev[i] = last;
+    return 0;
+}
+
+void sim_heap_free(struct sim_heap *h)
+{
+    free(h->ev);
+    h->ev = NULL;
+    h->len = h->cap = 0;
+}

@@ -1,0 +1,83 @@
+/* metrics.c -- the figures of a finished run (definitions in README).
+ *
+ * Quantiles use GSL's gsl_stats_quantile_from_sorted_data, the same
+ * interpolation a user would get from GSL or from R's type 7. */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+#include "sim_internal.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Slowdowns are measured against at least this run time, so that very short
+ * jobs do not dominate the mean (the usual "bounded slowdown"). */
+#define SLOWDOWN_MIN_RUNTIME_S 10.0
+
+int sim_summarize(const struct sim *s, struct sim_summary *out)
+{
+    const struct cluster *c = s->cluster;
+    memset(out, 0, sizeof *out);
+    out->jobs_total = s->njobs;
+    out->events = s->events;
+    double *jct = malloc((s->njobs ? s->njobs : 1) * sizeof *jct);
+    if (!jct)
+        return SIM_ENOMEM;
+    double busy_by_type[SIM_MAX_GPU_TYPES] = {0};
+    double sum_jct = 0, sum_wait = 0, sum_slow = 0;
+    double first = INFINITY, last = -INFINITY;
+    size_t n = 0;
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct sim_job *j = &s->jobs[i];
+        if (j->submit_time < first)
+            first = j->submit_time;
+        if (j->gpu_type >= 0)
+            busy_by_type[j->gpu_type] += j->run_s * j->num_gpus;
+        if (j->state == JOB_FAILED) {
+            if (j->failure == JOB_FAIL_UNSCHEDULABLE)
+                out->jobs_unschedulable++;
+            else
+                out->jobs_failed++;
+            continue;
+        }
+        if (j->state != JOB_COMPLETED)
+            continue;
+        double t = j->finish_time - j->submit_time;
+        double alone = sim_runtime_on(s, (uint32_t)i, j->gpu_type);
+        jct[n++] = t;
+        sum_jct += t;
+        sum_wait += t - j->run_s;
+        sum_slow += t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S);
+        if (j->finish_time > last)
+            last = j->finish_time;
+    }
+    out->jobs_completed = n;
+    if (n > 0) {
+        qsort(jct, n, sizeof *jct, cmp_double);
+        out->first_submit = first;
+        out->last_finish = last;
+        out->makespan_s = last - first;
+        out->avg_jct_s = sum_jct / (double)n;
+        out->median_jct_s = gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.5);
+        out->p95_jct_s = gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.95);
+        out->p99_jct_s = gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.99);
+        out->avg_wait_s = sum_wait / (double)n;
+        out->avg_slowdown = sum_slow / (double)n;
+    }
+    free(jct);
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        out->busy_gpu_s += busy_by_type[t];
+        if (out->makespan_s > 0)
+            out->utilization_by_type[t] =
+                busy_by_type[t] / (c->types[t].gpus * out->makespan_s);
+    }
+    if (out->makespan_s > 0)
+        out->gpu_utilization = out->busy_gpu_s /
+                               (c->total_gpus * out->makespan_s);
+    return 0;
+}

@@ -1,0 +1,230 @@
+/* sim.h -- the discrete-event core: a heterogeneous cluster, jobs, the event
+ * engine, the view a policy reads, the decisions it may take, and metrics.
+ *
+ * The engine knows no policy: it calls the hooks of a struct sim_policy.
+ * Only the engine moves the clock; a policy changes the simulation only
+ * through sim_start(), which validates every decision. */
+#ifndef HETSIM_SIM_H
+#define HETSIM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_ERRNO_MAP(X)                                        \
+    X(SIM_EIO, -1, "cannot read file")                          \
+    X(SIM_EPARSE, -2, "malformed input")                        \
+    X(SIM_ENOMEM, -3, "out of memory")                          \
+    X(SIM_EINVAL, -4, "invalid argument")                       \
+    X(SIM_EDECISION, -5, "illegal scheduling decision")         \
+    X(SIM_ENOTFOUND, -6, "no such name")
+
+enum sim_errno {
+#define SIM_ERRNO_ENUM(name, value, text) name = value,
+    SIM_ERRNO_MAP(SIM_ERRNO_ENUM)
+#undef SIM_ERRNO_ENUM
+};
+
+/* Text of an error code; never NULL. */
+const char *sim_strerror(int code);
+
+/* Where and why something failed; the first error wins. line/column 0 =
+ * not known; text names the offending field. */
+struct sim_error {
+    char source[256];
+    long line;
+    long column;
+    char text[256];
+};
+
+/* ---- Cluster ------------------------------------------------------------ */
+
+#define SIM_MAX_GPU_TYPES 32
+
+struct gpu_type {
+    char name[32];
+    double memory_mb;
+    double speed;         /* relative to the cluster's reference type */
+    double tflops_fp32;   /* optional facts, 0 when not given */
+    double tflops_fp16;
+    double mem_bw_gbs;
+    double cost_per_hour;
+    int32_t gpus;         /* GPUs of this type in the whole cluster */
+    int32_t max_per_node; /* most GPUs of this type on one node */
+};
+
+struct node {
+    int32_t gpu_type;
+    int32_t gpus;
+};
+
+struct cluster {
+    char name[64];
+    int32_t reference;      /* index of the reference GPU type */
+    int32_t ntypes;
+    int32_t nnodes;
+    int32_t total_gpus;
+    double spread_slowdown; /* run-time factor of a job spread over nodes */
+    struct gpu_type types[SIM_MAX_GPU_TYPES];
+    struct node *nodes;     /* (nnodes) */
+};
+
+/* Reads a cluster JSON file (format in README). Returns 0 and a new cluster
+ * in *out, or a negative SIM_E* code with *err filled and *out NULL. */
+int cluster_load(const char *path, struct cluster **out, struct sim_error *err);
+
+/* Builds the built-in cluster NAME; SIM_ENOTFOUND if there is none. */
+int cluster_preset(const char *name, struct cluster **out);
+
+/* Name and one-line description of preset i, or NULL past the last one. */
+const char *cluster_preset_name(size_t i);
+const char *cluster_preset_description(size_t i);
+
+/* Index of the GPU type called NAME (exact match), or -1. */
+int32_t cluster_find_type(const struct cluster *c, const char *name);
+
+/* Frees a cluster; NULL is a no-op. */
+void cluster_destroy(struct cluster *c);
+
+/* ---- Jobs --------------------------------------------------------------- */
+
+enum job_state {
+    JOB_SUBMITTED, /* known, not yet arrived */
+    JOB_QUEUED,    /* arrived, waiting */
+    JOB_RUNNING,
+    JOB_PREEMPTED, /* stopped before finishing, waiting again */
+    JOB_COMPLETED,
+    JOB_FAILED,
+};
+
+enum job_failure { JOB_FAIL_NONE, JOB_FAIL_UNSCHEDULABLE };
+
+/* What the engine needs of a job; the rest of the trace stays outside. */
+struct sim_job_spec {
+    double submit_time;   /* s */
+    double duration;      /* s of run time alone on the reference GPU type */
+    int32_t num_gpus;
+    uint32_t allowed;     /* bit t set = may run on GPU type t; 0 = any */
+    uint32_t trace_index; /* the caller's handle, returned in results */
+};
+
+struct sim_job {
+    double submit_time;
+    double duration;
+    double start_time;   /* first start; -1 until then */
+    double finish_time;  /* -1 until then */
+    double run_s;        /* time spent running so far */
+    double work_left;    /* reference-GPU seconds of work still to do */
+    double last_start;   /* when the current run began */
+    double speed;        /* work done per second by the current placement */
+    uint32_t trace_index;
+    uint32_t allowed;
+    int32_t num_gpus;
+    int32_t gpu_type;    /* type of the current or last placement, or -1 */
+    int32_t preemptions;
+    uint32_t epoch;      /* bumped when the pending finish event goes stale */
+    int32_t prev, next;  /* links of the wait queue, -1 at the ends */
+    int32_t seg;         /* first placement segment while running, or -1 */
+    uint8_t state;       /* enum job_state */
+    uint8_t failure;     /* enum job_failure */
+    uint8_t spread;      /* current placement spans nodes */
+};
+
+/* ---- Engine ------------------------------------------------------------- */
+
+struct sim;
+
+/* The hooks of a scheduling policy. schedule() is called once after all
+ * events of one instant have been handled; it returns 0 or the negative code
+ * of the first sim_start() it could not make. Any hook may be NULL. */
+struct sim_policy {
+    const char *name;
+    void *state;
+    void (*on_arrival)(void *state, struct sim *s, uint32_t job);
+    void (*on_finish)(void *state, struct sim *s, uint32_t job);
+    int (*schedule)(void *state, struct sim *s);
+};
+
+/* Called after each instant whose queue length or busy GPUs changed, with
+ * the values that hold from `time` until the next call. */
+struct sim_observer {
+    void *ctx;
+    void (*change)(void *ctx, double time, int32_t queued, int32_t busy,
+                   const int32_t *busy_by_type);
+};
+
+/* A new engine on cluster C (borrowed: it must outlive the engine). */
+struct sim *sim_create(const struct cluster *c, uint64_t seed);
+void sim_destroy(struct sim *s);
+
+/* Adds a job before sim_run(); returns 0, SIM_EINVAL or SIM_ENOMEM. Jobs are
+ * numbered 0, 1, ... in the order added; they arrive by submit time, ties in
+ * the order added. */
+int sim_add_job(struct sim *s, const struct sim_job_spec *spec);
+
+/* Replays every job to the end. Returns 0, or a negative code with *err
+ * naming the policy and the decision it got wrong. */
+int sim_run(struct sim *s, const struct sim_policy *p,
+            const struct sim_observer *obs, struct sim_error *err);
+
+/* ---- The view a policy reads -------------------------------------------- */
+
+double sim_now(const struct sim *s);
+const struct cluster *sim_cluster(const struct sim *s);
+size_t sim_njobs(const struct sim *s);
+const struct sim_job *sim_job(const struct sim *s, uint32_t job);
+uint64_t sim_events(const struct sim *s);
+
+/* The wait queue (QUEUED and PREEMPTED jobs) in arrival order; -1 ends. */
+int32_t sim_queue_head(const struct sim *s);
+int32_t sim_queue_next(const struct sim *s, uint32_t job);
+size_t sim_queue_len(const struct sim *s);
+
+int32_t sim_free_gpus(const struct sim *s, int32_t gpu_type);
+int32_t sim_node_free(const struct sim *s, int32_t node);
+
+/* Lowest-numbered node of GPU_TYPE with at least NEED free GPUs, or -1;
+ * O(log nodes). */
+int32_t sim_find_node(const struct sim *s, int32_t gpu_type, int32_t need);
+
+/* The nodes of GPU_TYPE in index order; *count receives their number. */
+const int32_t *sim_type_nodes(const struct sim *s, int32_t gpu_type,
+                              int32_t *count);
+
+/* Run time of JOB alone on GPU_TYPE (without any spread penalty). */
+double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type);
+
+/* ---- Decisions ---------------------------------------------------------- */
+
+struct sim_seg {
+    int32_t node;
+    int32_t gpus;
+};
+
+struct sim_placement {
+    int32_t gpu_type;
+    int32_t nseg;
+    const struct sim_seg *seg; /* (nseg), borrowed */
+};
+
+/* Starts a waiting JOB on placement P (copied). Returns 0, or SIM_EDECISION
+ * when the job is not waiting, P does not give it exactly num_gpus free GPUs
+ * of one allowed type, or it names a node twice; the engine then stops with
+ * the reason. */
+int sim_start(struct sim *s, uint32_t job, const struct sim_placement *p);
+
+/* ---- Results ------------------------------------------------------------ */
+
+struct sim_summary {
+    size_t jobs_total, jobs_completed, jobs_failed, jobs_unschedulable;
+    double first_submit, last_finish, makespan_s;
+    double avg_jct_s, median_jct_s, p95_jct_s, p99_jct_s;
+    double avg_wait_s, avg_slowdown, gpu_utilization;
+    double busy_gpu_s;
+    double utilization_by_type[SIM_MAX_GPU_TYPES];
+    uint64_t events;
+};
+
+/* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */
+int sim_summarize(const struct sim *s, struct sim_summary *out);
+
+#endif

@@ -1,0 +1,238 @@
+/* state.c -- the engine's bookkeeping: creating it, adding jobs, free GPUs,
+ * and the read-only view a policy gets. */
+#include <string.h>
+
+#include "sim_internal.h"
+
+const char *sim_strerror(int code)
+{
+    switch (code) {
+    case 0:
+        return "success";
+#define SIM_ERRNO_TEXT(name, value, text) \
+    case value:                           \
+        return text;
+        SIM_ERRNO_MAP(SIM_ERRNO_TEXT)
+#undef SIM_ERRNO_TEXT
+    }
+    return "unknown error";
+}
+
+struct sim *sim_create(const struct cluster *c, uint64_t seed)
+{
+    struct sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->cluster = c;
+    s->seed = seed;
+    s->queue_head = s->queue_tail = -1;
+    s->seg_free = -1;
+    size_t n = (size_t)c->nnodes;
+    s->node_free = malloc(n * sizeof *s->node_free);
+    s->node_leaf = malloc(n * sizeof *s->node_leaf);
+    s->node_stamp = calloc(n, sizeof *s->node_stamp);
+    if (!s->node_free || !s->node_leaf || !s->node_stamp)
+        goto fail;
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        if (sim_freemap_init(&s->maps[t], c, t) != 0)
+            goto fail;
+        for (int32_t leaf = 0; leaf < s->maps[t].n; leaf++)
+            s->node_leaf[s->maps[t].nodes[leaf]] = leaf;
+    }
+    for (size_t i = 0; i < n; i++)
+        s->node_free[i] = c->nodes[i].gpus;
+    return s;
+fail:
+    sim_destroy(s);
+    return NULL;
+}
+
+void sim_destroy(struct sim *s)
+{
+    if (!s)
+        return;
+    for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++)
+        sim_freemap_free(&s->maps[t]);
+    sim_heap_free(&s->heap);
+    free(s->jobs);
+    free(s->order);
+    free(s->node_free);
+    free(s->node_leaf);
+    free(s->node_stamp);
+    free(s->segs);
+    free(s);
+}
+
+int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
+{
+    uint32_t all = s->cluster->ntypes >= 32
+                       ? UINT32_MAX
+                       : (1u << s->cluster->ntypes) - 1u;
+    if (s->ran || !(spec->submit_time >= 0) || !(spec->duration > 0) ||
+        spec->num_gpus < 1 || (spec->allowed & ~all) ||
+        s->njobs >= INT32_MAX)
+        return SIM_EINVAL;
+    if (s->njobs == s->jobs_cap) {
+        size_t cap = s->jobs_cap ? s->jobs_cap * 2 : 1024;
+        struct sim_job *jobs = realloc(s->jobs, cap * sizeof *jobs);
+        if (!jobs)
+            return SIM_ENOMEM;
+        s->jobs = jobs;
+        s->jobs_cap = cap;
+    }
+    s->jobs[s->njobs++] = (struct sim_job){
+        .submit_time = spec->submit_time,
+        .duration = spec->duration,
+        .start_time = -1,
+        .finish_time = -1,
+        .work_left = spec->duration,
+        .trace_index = spec->trace_index,
+        .allowed = spec->allowed ? spec->allowed : all,
+        .num_gpus = spec->num_gpus,
+        .gpu_type = -1,
+        .prev = -1,
+        .next = -1,
+        .seg = -1,
+        .state = JOB_SUBMITTED,
+    };
+    return 0;
+}
+
+struct arrival_key {
+    double time;
+    uint32_t job;
+};
+
+static int by_submit(const void *a, const void *b)
+{
+    const struct arrival_key *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->job < y->job ? -1 : x->job > y->job;
+}
+
+int sim_sort_arrivals(struct sim *s)
+{
+    s->order = malloc((s->njobs ? s->njobs : 1) * sizeof *s->order);
+    if (!s->order)
+        return SIM_ENOMEM;
+    int sorted = 1;
+    for (size_t i = 0; i < s->njobs; i++) {
+        s->order[i] = (uint32_t)i;
+        if (i > 0 && s->jobs[i].submit_time < s->jobs[i - 1].submit_time)
+            sorted = 0;
+    }
+    if (sorted)
+        return 0;
+    /* qsort is not stable, but the job id breaks every tie. */
+    struct arrival_key *keys = malloc(s->njobs * sizeof *keys);
+    if (!keys)
+        return SIM_ENOMEM;
+    for (size_t i = 0; i < s->njobs; i++)
+        keys[i] = (struct arrival_key){s->jobs[i].submit_time, (uint32_t)i};
+    qsort(keys, s->njobs, sizeof *keys, by_submit);
+    for (size_t i = 0; i < s->njobs; i++)
+        s->order[i] = keys[i].job;
+    free(keys);
+    return 0;
+}
+
+int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job)
+{
+    const struct cluster *c = s->cluster;
+    for (int32_t t = 0; t < c->ntypes; t++)
+        if ((job->allowed & (1u << t)) && job->num_gpus <= c->types[t].gpus)
+            return 1;
+    return 0;
+}
+
+void sim_node_add_free(struct sim *s, int32_t node, int32_t gpus)
+{
+    s->node_free[node] += gpus;
+    int32_t t = s->cluster->nodes[node].gpu_type;
+    sim_freemap_set(&s->maps[t], s->node_leaf[node], s->node_free[node]);
+}
+
+int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p)
+{
+    if (s->segs_cap - s->nsegs < p->nseg) {
+        int32_t cap = s->segs_cap ? s->segs_cap : 256;
+        while (cap - s->nsegs < p->nseg)
+            cap *= 2;
+        struct sim_seg_slot *segs = realloc(s->segs, (size_t)cap *
+                                                         sizeof *segs);
+        if (!segs)
+            return SIM_ENOMEM;
+        s->segs = segs;
+        s->segs_cap = cap;
+    }
+    int32_t head = -1;
+    for (int32_t i = p->nseg - 1; i >= 0; i--) {
+        int32_t slot = s->seg_free;
+        if (slot >= 0)
+            s->seg_free = s->segs[slot].next;
+        else
+            slot = s->nsegs++;
+        s->segs[slot] = (struct sim_seg_slot){p->seg[i].node, p->seg[i].gpus,
+                                              head};
+        head = slot;
+        sim_node_add_free(s, p->seg[i].node, -p->seg[i].gpus);
+    }
+    s->jobs[j].seg = head;
+    return 0;
+}
+
+double sim_now(const struct sim *s) { return s->now; }
+const struct cluster *sim_cluster(const struct sim *s) { return s->cluster; }
+size_t sim_njobs(const struct sim *s) { return s->njobs; }
+uint64_t sim_events(const struct sim *s) { return s->events; }
+int32_t sim_queue_head(const struct sim *s) { return s->queue_head; }
+size_t sim_queue_len(const struct sim *s) { return s->queue_len; }
+
+const struct sim_job *sim_job(const struct sim *s, uint32_t job)
+{
+    SIM_ASSERT(job < s->njobs);
+    return &s->jobs[job];
+}
+
+int32_t sim_queue_next(const struct sim *s, uint32_t job)
+{
+    SIM_ASSERT(job < s->njobs);
+    return s->jobs[job].next;
+}
+
+int32_t sim_free_gpus(const struct sim *s, int32_t gpu_type)
+{
+    SIM_ASSERT(gpu_type >= 0 && gpu_type < s->cluster->ntypes);
+    return s->maps[gpu_type].free_total;
+}
+
+int32_t sim_node_free(const struct sim *s, int32_t node)
+{
+    SIM_ASSERT(node >= 0 && node < s->cluster->nnodes);
+    return s->node_free[node];
+}
+
+int32_t sim_find_node(const struct sim *s, int32_t gpu_type, int32_t need)
+{
+    SIM_ASSERT(gpu_type >= 0 && gpu_type < s->cluster->ntypes);
+    const struct sim_freemap *m = &s->maps[gpu_type];
+    int32_t leaf = sim_freemap_find(m, need);
+    return leaf < 0 ? -1 : m->nodes[leaf];
+}
+
+const int32_t *sim_type_nodes(const struct sim *s, int32_t gpu_type,
+                              int32_t *count)
+{
+    SIM_ASSERT(gpu_type >= 0 && gpu_type < s->cluster->ntypes);
+    *count = s->maps[gpu_type].n;
+    return s->maps[gpu_type].nodes;
+}
+
+double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type)
+{
+    const struct cluster *c = s->cluster;
+    SIM_ASSERT(job < s->njobs && gpu_type >= 0 && gpu_type < c->ntypes);
+    return s->jobs[job].duration * c->types[c->reference].speed /
+           c->types[gpu_type].speed;
+}
