@@ -6,14 +6,22 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_OUT   ?= results/demo
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= native gavel philly alibaba2023 alibaba_nodes swf tiresias \
+                detect throughputs cluster
 
 # Debian package : what needs it
 PACKAGES = cmake make gcc pkg-config libc6-dev \
            libgsl-dev libcjson-dev gnuplot-nox libcriterion-dev
+# and for `make fuzz` (libFuzzer comes with clang's runtime)
+FUZZ_PACKAGES = clang libclang-rt-14-dev
+
+export MAKEFLAGS += --no-print-directory
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test test-release test-asan bench clean help
+.PHONY: all deps build demo test test-release test-asan bench fuzz clean help
 
 all: build
 
@@ -21,6 +29,9 @@ help:
 	@echo "make demo    install what is missing, build, run the default experiment"
 	@echo "make test    install what is missing, build, run every test (also under ASan+UBSan)"
 	@echo "make bench   build and print speed figures (not part of make test)"
+	@echo "make fuzz    fuzz each reader and the cluster JSON for FUZZ_SECONDS (60) each;"
+	@echo "             FUZZ_TARGETS=\"native cluster ...\" picks targets; crashes land in"
+	@echo "             tests/fuzz/crashes/ (clang + libFuzzer, in $(FUZZ_BUILD)/)"
 	@echo "make build   only build (into $(BUILD)/)"
 	@echo "make clean   remove the build folders"
 
@@ -60,5 +71,14 @@ test-asan: deps
 bench: build
 	@./bench/run.sh $(BUILD)
 
+# libFuzzer harnesses in their own clang build (tests/fuzz/, HETSIM_FUZZ).
+fuzz:
+	@$(MAKE) deps PACKAGES="$(PACKAGES) $(FUZZ_PACKAGES)"
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_BUILD_TYPE=Debug -DHETSIM_FUZZ=ON -DHETSIM_TESTS=OFF >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) \
+	  --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@./tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -21,6 +21,8 @@ enum cli_exit {
 int cli_run(int argc, char **argv);
 int cli_clusters(int argc, char **argv);
 int cli_policies(int argc, char **argv);
+/* `hetsim trace stats|convert|generate` (trace_cmd.c). */
+int cli_trace(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -43,6 +45,9 @@ struct pol_ops;
 
 struct run_config {
     const char *trace, *cluster, *policy, *out;
+    const char *throughputs; /* matrix file, or NULL */
+    enum trace_format format;
+    struct trace_options trace_opt;
     uint64_t seed;
     int quiet;
     int plots; /* draw the charts of the run into out */
@@ -54,14 +59,59 @@ struct run_perf {
 
 /* Each returns an exit code, having printed why when it is not CLI_OK. */
 int cli_load_cluster(const char *arg, struct cluster **out);
-int cli_read_trace(const char *path, struct trace **out);
-int cli_build_sim(const struct trace *t, const char *src,
-                  const struct cluster *c, uint64_t seed, struct sim **out);
+int cli_read_trace(const char *path, enum trace_format f,
+                   const struct trace_options *opt, struct trace **out);
+/* `alibaba2023:NODES.csv[:TYPES.json]` (alibaba_cluster.c). */
+int cli_alibaba_cluster(const char *spec, struct cluster **out);
+int cli_load_throughputs(const char *path, struct trace_throughputs **out);
+
+/* How to read a trace: -f/--format, -B/--on-bad-row, -G/--procs-per-gpu.
+ * Sets *F or *O from option OPT's ARG; 0, or CLI_USAGE after saying why. */
+int cli_trace_option(const char *cmd, int opt, const char *arg,
+                     enum trace_format *f, struct trace_options *o);
+#define CLI_TRACE_OPTIONS_HELP                                               \
+    "  -f, --format NAME     native, gavel, philly, alibaba2023, swf, "     \
+    "tiresias\n"                                                             \
+    "                        (default: detected from the header and the "  \
+    "extension)\n"                                                           \
+    "      --on-bad-row R    error (default: stop at the first bad row, "   \
+    "exit 3)\n"                                                              \
+    "                        or skip (count bad rows, warn, go on)\n"       \
+    "      --procs-per-gpu N SWF traces: processors that make one GPU "     \
+    "(default 1)\n"
+
+/* Bit mask of the GPU types of C in the '|'-separated list TYPES (0 for
+ * ""), or -1 after a message naming SRC:LINE and the unknown type. */
+int64_t cli_allowed_types(const struct cluster *c, const char *types,
+                          const char *src, long line);
+
+/* The jobs of a trace, given to an engine (workload.c). */
+struct cli_class_map {
+    uint64_t *keys; /* (cap) (job_type << 32 | num_gpus) + 1; 0 = empty */
+    int32_t *ids;   /* (cap) class, -1 not made yet, -3 unknown job type */
+    size_t cap, len;
+};
+
+struct workload {
+    const struct cluster *cluster;
+    struct sim *sim;
+    const struct trace_throughputs *matrix; /* NULL: durations only */
+    const char *worker[SIM_MAX_GPU_TYPES];  /* matrix worker of each type */
+    struct cli_class_map classes;
+    uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback */
+    size_t fallback_cap;
+    size_t matrix_jobs, fallback_jobs;
+};
+
+/* Adds every job of T (read from SRC) to w->sim, with classes from
+ * w->matrix where it knows the job type. */
+int cli_workload_build(struct workload *w, const struct trace *t,
+                       const char *src);
+void cli_workload_free(struct workload *w);
 /* Runs S under OPS and writes every result file of CFG->out. */
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,
-                           const struct cluster *c, struct sim *s,
-                           struct run_perf *perf);
+                           const struct workload *w, struct run_perf *perf);
 
 /* ---- Charts of a run (charts.c) ----------------------------------------- */
 

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "cli.h"
 
 struct command {
@@ -14,6 +16,7 @@ static const struct command commands[] = {
     {"run", cli_run, "replay a trace on a cluster under one policy"},
     {"clusters", cli_clusters, "list the built-in clusters"},
     {"policies", cli_policies, "list the scheduling policies"},
+    {"trace", cli_trace, "read, convert, summarise and generate traces"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -39,6 +42,8 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+    /* GSL aborts on errors by default; every status is checked instead. */
+    gsl_set_error_handler_off();
     if (argc < 2)
         return cli_usage_error("hetsim", "missing command");
     const char *cmd = argv[1];

@@ -144,16 +144,21 @@ static void add_number(cJSON *o, const char *key, double x)
 }
 
 static cJSON *summary_json(const struct run_config *cfg,
-                           const struct cluster *c,
+                           const struct trace *t, const struct workload *w,
                            const struct sim_summary *m)
 {
+    const struct cluster *c = w->cluster;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "hetsim_version", HETSIM_VERSION);
     cJSON_AddStringToObject(o, "policy", cfg->policy);
     cJSON_AddStringToObject(o, "trace", cfg->trace);
+    cJSON_AddStringToObject(o, "trace_format", trace_format_name(t->format));
     cJSON_AddStringToObject(o, "cluster", c->name);
     add_number(o, "seed", (double)cfg->seed);
     add_number(o, "total_gpus", c->total_gpus);
+    add_number(o, "rows_skipped", (double)t->rows_skipped);
+    add_number(o, "jobs_from_throughputs", (double)w->matrix_jobs);
+    add_number(o, "throughput_fallback_jobs", (double)w->fallback_jobs);
     add_number(o, "jobs_total", (double)m->jobs_total);
     add_number(o, "jobs_completed", (double)m->jobs_completed);
     add_number(o, "jobs_failed", (double)m->jobs_failed);
@@ -168,9 +173,8 @@ static cJSON *summary_json(const struct run_config *cfg,
     add_number(o, "avg_slowdown", m->avg_slowdown);
     add_number(o, "gpu_utilization", m->gpu_utilization);
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
-    for (int32_t t = 0; by_type && t < c->ntypes; t++)
-        add_number(by_type, c->types[t].name,
-                                m->utilization_by_type[t]);
+    for (int32_t g = 0; by_type && g < c->ntypes; g++)
+        add_number(by_type, c->types[g].name, m->utilization_by_type[g]);
     add_number(o, "busy_gpu_s", m->busy_gpu_s);
     add_number(o, "events", (double)m->events);
     return o;
@@ -260,9 +264,10 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
 
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,
-                           const struct cluster *c, struct sim *s,
-                           struct run_perf *perf)
+                           const struct workload *w, struct run_perf *perf)
 {
+    const struct cluster *c = w->cluster;
+    struct sim *s = w->sim;
     if (cli_mkdirs(cfg->out) != 0) {
         cli_error("%s: cannot create folder: %s", cfg->out, strerror(errno));
         return CLI_FAILURE;
@@ -285,7 +290,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
     struct sim_summary m;
     double t0 = cli_clock();
     if (sim_summarize(s, &m) != 0 ||
-        write_json(out[OUT_SUMMARY].f, summary_json(cfg, c, &m)) != 0) {
+        write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, &m)) != 0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;

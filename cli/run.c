@@ -15,10 +15,16 @@ static void run_usage(void)
         "Usage: hetsim run --trace FILE --cluster FILE|NAME [OPTIONS]\n"
         "Replays the jobs of a trace on a GPU cluster under one scheduling "
         "policy\nand writes its results to a folder.\n\n"
-        "  -t, --trace FILE      jobs to replay: a native hetsim CSV "
-        "(README, \"Trace format\")\n"
+        "  -t, --trace FILE      jobs to replay (README, \"Traces\")\n"
+        CLI_TRACE_OPTIONS_HELP
         "  -c, --cluster C       a cluster JSON file, or a built-in name "
-        "(`hetsim clusters`)\n"
+        "(`hetsim clusters`),\n"
+        "                        or alibaba2023:NODES.csv[:TYPES.json] "
+        "(README)\n"
+        "  -T, --throughputs F   measured throughputs (Gavel's "
+        "simulation_throughputs.json):\n"
+        "                        jobs of a known job_type then run "
+        "total_steps / throughput\n"
         "  -p, --policy NAME     scheduling policy (default fifo; "
         "`hetsim policies`)\n"
         "  -o, --out DIR         results folder (default results); created "
@@ -59,8 +65,25 @@ static int parse_seed(const char *arg, uint64_t *seed)
     return 0;
 }
 
+int cli_load_throughputs(const char *path, struct trace_throughputs **out)
+{
+    struct trace_error err = {0};
+    int rc = trace_throughputs_load(path, out, &err);
+    if (rc == 0)
+        return CLI_OK;
+    if (rc == TRACE_ENOMEM) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    cli_error_at(err.source[0] ? err.source : path, err.line, err.column,
+                 err.text[0] ? err.text : trace_strerror(rc));
+    return CLI_BAD_INPUT;
+}
+
 int cli_load_cluster(const char *arg, struct cluster **out)
 {
+    if (strncmp(arg, "alibaba2023:", 12) == 0)
+        return cli_alibaba_cluster(arg + 12, out);
     struct stat st;
     int is_file = stat(arg, &st) == 0 || strchr(arg, '/') ||
                   strstr(arg, ".json");
@@ -94,12 +117,17 @@ int cli_load_cluster(const char *arg, struct cluster **out)
     return CLI_BAD_INPUT;
 }
 
-int cli_read_trace(const char *path, struct trace **out)
+int cli_read_trace(const char *path, enum trace_format f,
+                   const struct trace_options *opt, struct trace **out)
 {
     struct trace_error err = {0};
-    int rc = trace_read_native(path, 0, out, &err);
-    if (rc == 0)
+    int rc = trace_read(path, f, opt, out, &err);
+    if (rc == 0) {
+        if ((*out)->rows_skipped > 0)
+            cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s",
+                     path, (*out)->rows_skipped, err.line, err.text);
         return CLI_OK;
+    }
     if (rc == TRACE_ENOMEM) {
         cli_error("out of memory");
         return CLI_FAILURE;
@@ -109,10 +137,8 @@ int cli_read_trace(const char *path, struct trace **out)
     return CLI_BAD_INPUT;
 }
 
-/* Bit mask of the GPU types in the '|'-separated list TYPES, or -1 with a
- * message naming the first unknown type. */
-static int64_t allowed_types(const struct cluster *c, const char *types,
-                             const char *src, long line)
+int64_t cli_allowed_types(const struct cluster *c, const char *types,
+                          const char *src, long line)
 {
     if (!types[0])
         return 0;
@@ -138,35 +164,6 @@ static int64_t allowed_types(const struct cluster *c, const char *types,
     }
 }
 
-int cli_build_sim(const struct trace *t, const char *src,
-                  const struct cluster *c, uint64_t seed, struct sim **out)
-{
-    struct sim *s = sim_create(c, seed);
-    if (!s) {
-        cli_error("out of memory");
-        return CLI_FAILURE;
-    }
-    for (size_t i = 0; i < t->njobs; i++) {
-        const struct trace_job *tj = &t->jobs[i];
-        int64_t mask = allowed_types(c, trace_str(t, tj->gpu_types), src,
-                                     (long)tj->line);
-        if (mask < 0) {
-            sim_destroy(s);
-            return CLI_BAD_INPUT;
-        }
-        struct sim_job_spec spec = {tj->submit_time, tj->duration,
-                                    tj->num_gpus, (uint32_t)mask,
-                                    (uint32_t)i};
-        if (sim_add_job(s, &spec) != 0) {
-            cli_error("out of memory");
-            sim_destroy(s);
-            return CLI_FAILURE;
-        }
-    }
-    *out = s;
-    return CLI_OK;
-}
-
 static int parse_run_args(int argc, char **argv, struct run_config *cfg)
 {
     static const struct option long_options[] = {
@@ -177,14 +174,19 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"seed", required_argument, NULL, 's'},
         {"quiet", no_argument, NULL, 'q'},
         {"plots", no_argument, NULL, 'P'},
+        {"format", required_argument, NULL, 'f'},
+        {"throughputs", required_argument, NULL, 'T'},
+        {"on-bad-row", required_argument, NULL, 'B'},
+        {"procs-per-gpu", required_argument, NULL, 'G'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *cfg = (struct run_config){.policy = "fifo", .out = "results", .seed = 1};
+    *cfg = (struct run_config){.policy = "fifo", .out = "results", .seed = 1,
+                               .trace_opt = {.procs_per_gpu = 1}};
     int opt;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":t:c:p:o:s:qh", long_options,
+    while ((opt = getopt_long(argc, argv, ":t:c:p:o:s:qhf:T:", long_options,
                               NULL)) != -1) {
         switch (opt) {
         case 't': cfg->trace = optarg; break;
@@ -193,6 +195,14 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'o': cfg->out = optarg; break;
         case 'q': cfg->quiet = 1; break;
         case 'P': cfg->plots = 1; break;
+        case 'T': cfg->throughputs = optarg; break;
+        case 'f':
+        case 'B':
+        case 'G':
+            if (cli_trace_option("hetsim run", opt, optarg, &cfg->format,
+                                 &cfg->trace_opt) != 0)
+                return CLI_USAGE;
+            break;
         case 'h': run_usage(); return -1;
         case 's':
             if (parse_seed(optarg, &cfg->seed) != 0)
@@ -238,16 +248,29 @@ int cli_run(int argc, char **argv)
     }
     struct cluster *c = NULL;
     struct trace *t = NULL;
-    struct sim *s = NULL;
+    struct trace_throughputs *m = NULL;
+    struct workload w = {0};
     double t0 = cli_clock();
     rc = cli_load_cluster(cfg.cluster, &c);
     if (!rc)
-        rc = cli_read_trace(cfg.trace, &t);
+        rc = cli_read_trace(cfg.trace, cfg.format, &cfg.trace_opt, &t);
+    const char *mpath = cfg.throughputs ? cfg.throughputs
+                        : c && c->throughputs[0] ? c->throughputs : NULL;
+    if (!rc && mpath)
+        rc = cli_load_throughputs(mpath, &m);
     struct run_perf perf = {.read_wall_s = cli_clock() - t0};
+    struct sim *s = NULL;
+    if (!rc && !(s = sim_create(c, cfg.seed))) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+    }
+    w = (struct workload){.cluster = c, .sim = s, .matrix = m};
     if (!rc)
-        rc = cli_build_sim(t, cfg.trace, c, cfg.seed, &s);
+        rc = cli_workload_build(&w, t, cfg.trace);
     if (!rc)
-        rc = cli_simulate_and_write(&cfg, ops, t, c, s, &perf);
+        rc = cli_simulate_and_write(&cfg, ops, t, &w, &perf);
+    cli_workload_free(&w);
+    trace_throughputs_destroy(m);
     sim_destroy(s);
     trace_destroy(t);
     cluster_destroy(c);

@@ -4,14 +4,18 @@
 set -euo pipefail
 hetsim=${1:-build/hetsim}
 out=${2:-results/demo}
-trace=traces/gavel/msr-seed0-6214e9.csv
+trace="traces/gavel/msr/seed=0/6214e9.trace"
+matrix=traces/gavel/simulation_throughputs.json
 
-echo "hetsim demo: Gavel's Philly-derived trace 6214e9 (2,000 jobs over 48 days)"
-echo "on gavel-108 (36 K80 + 36 P100 + 36 V100), strict FIFO."
+echo "== hetsim demo: Gavel's Philly-derived trace 6214e9 on gavel-108"
+echo "   (36 K80 + 36 P100 + 36 V100; run times from Gavel's measured throughputs)"
 echo
-"$hetsim" run --trace "$trace" --cluster gavel-108 --policy fifo \
-  --plots --out "$out/fifo"
-if [ -f "$out/fifo/report.html" ]; then
-  echo
-  echo "report: $out/fifo/report.html"
-fi
+"$hetsim" trace stats "$trace" --cluster gavel-108 --throughputs "$matrix"
+echo
+echo "== strict FIFO, placing each job on the fastest free GPU type"
+echo
+"$hetsim" run --trace "$trace" --throughputs "$matrix" --cluster gavel-108 \
+  --policy fifo --plots --out "$out/fifo"
+echo
+echo "charts: $out/fifo/jct_cdf.png queue.png busy_gpus.png utilization.png"
+echo "        (and .svg; each .gp script redraws its chart: cd $out/fifo && gnuplot queue.gp)"

@@ -43,8 +43,8 @@ struct pol_placer *pol_placer_create(const struct cluster *c);
 void pol_placer_destroy(struct pol_placer *pl);
 
 /* The "fastest" rule: among the placements JOB could get now, the one that
- * runs it soonest done -- the highest speed of an allowed GPU type, divided
- * by the cluster's spread_slowdown when the job must span nodes. Ties go to
+ * runs it soonest done -- the fewest seconds per unit of work of its class
+ * (sim_class_spec) on an allowed GPU type, one node or spread. Ties go to
  * the type listed first, then to one node over several. On one node: the
  * lowest-numbered node with room. Over several: nodes in index order, each
  * filled as far as it goes.

@@ -249,7 +249,8 @@ static int parse_cluster(struct cluster *c, const cJSON *root,
 {
     static const char *const keys[] = {"name",  "reference_gpu",
                                        "gpu_types", "nodes",
-                                       "spread_slowdown", NULL};
+                                       "spread_slowdown", "throughputs",
+                                       NULL};
     int rc = check_keys(root, keys, "cluster", src, err);
     if (rc)
         return rc;
@@ -260,6 +261,9 @@ static int parse_cluster(struct cluster *c, const cJSON *root,
     if (!rc)
         rc = get_number(root, "spread_slowdown", 0, 1, 0, &c->spread_slowdown,
                         "cluster", src, err);
+    if (!rc)
+        rc = get_string(root, "throughputs", 0, c->throughputs,
+                        sizeof c->throughputs, "cluster", src, err);
     if (!rc)
         rc = parse_types(c, cJSON_GetObjectItemCaseSensitive(root,
                                                              "gpu_types"),
@@ -292,7 +296,7 @@ static int parse_cluster(struct cluster *c, const cJSON *root,
     return 0;
 }
 
-int sim_cluster_parse(const char *text, const char *src, struct cluster **out,
+int cluster_parse(const char *text, const char *src, struct cluster **out,
                       struct sim_error *err)
 {
     *out = NULL;
@@ -312,6 +316,25 @@ int sim_cluster_parse(const char *text, const char *src, struct cluster **out,
         return rc;
     }
     *out = c;
+    return 0;
+}
+
+/* A relative "throughputs" path is relative to the cluster file. */
+static int resolve_beside(struct cluster *c, const char *path,
+                          struct sim_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    if (!c->throughputs[0] || c->throughputs[0] == '/' || !slash)
+        return 0;
+    char full[sizeof c->throughputs];
+    int n = snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path,
+                     c->throughputs);
+    if (n < 0 || (size_t)n >= sizeof full) {
+        sim_error_set(err, path, 0, "cluster.throughputs: path too long");
+        cluster_destroy(c);
+        return SIM_EPARSE;
+    }
+    memcpy(c->throughputs, full, (size_t)n + 1);
     return 0;
 }
 
@@ -344,7 +367,9 @@ int cluster_load(const char *path, struct cluster **out, struct sim_error *err)
         rc = SIM_EPARSE;
     } else {
         text[n] = '\0';
-        rc = sim_cluster_parse(text, path, out, err);
+        rc = cluster_parse(text, path, out, err);
+        if (rc == 0 && (rc = resolve_beside(*out, path, err)) != 0)
+            *out = NULL;
     }
     free(text);
     return rc;

@@ -257,24 +257,24 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     int rc = check_placement(s, j, p);
     if (rc)
         return rc;
+    const struct sim_class_spec *cls = &s->classes[job->job_class];
+    if ((p->nseg > 1 ? cls->spread_unit_s : cls->unit_s)[p->gpu_type] <= 0)
+        return refuse(s, "job %u cannot run %s on %s", j,
+                      p->nseg > 1 ? "spread over nodes" : "on one node",
+                      s->cluster->types[p->gpu_type].name);
     rc = sim_take_gpus(s, j, p);
     if (rc)
         return rc;
     queue_remove(s, j);
     job_set_state(s, j, JOB_RUNNING);
-    const struct cluster *c = s->cluster;
     job->gpu_type = p->gpu_type;
     job->spread = p->nseg > 1;
-    job->speed = c->types[p->gpu_type].speed / c->types[c->reference].speed;
-    if (job->spread)
-        job->speed /= c->spread_slowdown;
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
+    job->unit_s = (job->spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type];
     if (job->start_time < 0)
         job->start_time = s->now;
     job->last_start = s->now;
-    double run = job->work_left * c->types[c->reference].speed /
-                 c->types[p->gpu_type].speed;
-    if (job->spread)
-        run *= c->spread_slowdown;
+    double run = job->work_left * job->unit_s;
     s->busy_by_type[p->gpu_type] += job->num_gpus;
     s->busy += job->num_gpus;
     return sim_heap_push(&s->heap, s->now + run, SIM_EV_FINISH, j, job->epoch);

@@ -48,7 +48,9 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
         if (j->state != JOB_COMPLETED)
             continue;
         double t = j->finish_time - j->submit_time;
-        double alone = sim_runtime_on(s, (uint32_t)i, j->gpu_type);
+        double alone = sim_runtime_on(s, (uint32_t)i, j->gpu_type, 0);
+        if (alone <= 0) /* a class that only runs spread */
+            alone = sim_runtime_on(s, (uint32_t)i, j->gpu_type, 1);
         jct[n++] = t;
         sum_jct += t;
         sum_wait += t - j->run_s;

@@ -74,7 +74,7 @@ int cluster_preset(const char *name, struct cluster **out)
         if (strcmp(presets[i].name, name) != 0)
             continue;
         struct sim_error err = {0};
-        int rc = sim_cluster_parse(presets[i].json, name, out, &err);
+        int rc = cluster_parse(presets[i].json, name, out, &err);
         SIM_ASSERT(rc == 0 || rc == SIM_ENOMEM);
         return rc;
     }

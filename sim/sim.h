@@ -64,6 +64,7 @@ struct cluster {
     int32_t nnodes;
     int32_t total_gpus;
     double spread_slowdown; /* run-time factor of a job spread over nodes */
+    char throughputs[512];  /* matrix file named by the cluster, or "" */
     struct gpu_type types[SIM_MAX_GPU_TYPES];
     struct node *nodes;     /* (nnodes) */
 };
@@ -71,6 +72,10 @@ struct cluster {
 /* Reads a cluster JSON file (format in README). Returns 0 and a new cluster
  * in *out, or a negative SIM_E* code with *err filled and *out NULL. */
 int cluster_load(const char *path, struct cluster **out, struct sim_error *err);
+
+/* The same from JSON TEXT (NUL-terminated), named SRC in errors. */
+int cluster_parse(const char *text, const char *src, struct cluster **out,
+                  struct sim_error *err);
 
 /* Builds the built-in cluster NAME; SIM_ENOTFOUND if there is none. */
 int cluster_preset(const char *name, struct cluster **out);
@@ -98,26 +103,40 @@ enum job_state {
 
 enum job_failure { JOB_FAIL_NONE, JOB_FAIL_UNSCHEDULABLE };
 
+/* How fast the jobs of one class run: seconds per unit of work on GPU type
+ * t, on one node (unit_s) or spread over several (spread_unit_s); 0 = the
+ * class cannot run there (that way). Class 0 always exists: its unit is one
+ * second on the reference type, so unit_s[t] = speed(ref) / speed(t) and
+ * spread_unit_s[t] = unit_s[t] * spread_slowdown. A throughput matrix gives
+ * other classes, with training steps as the unit: unit_s = 1 / steps/s. */
+struct sim_class_spec {
+    double unit_s[SIM_MAX_GPU_TYPES];
+    double spread_unit_s[SIM_MAX_GPU_TYPES];
+};
+
 /* What the engine needs of a job; the rest of the trace stays outside. */
 struct sim_job_spec {
     double submit_time;   /* s */
-    double duration;      /* s of run time alone on the reference GPU type */
+    double work;          /* units of its class; class 0: s alone on the
+                             reference GPU type */
     int32_t num_gpus;
     uint32_t allowed;     /* bit t set = may run on GPU type t; 0 = any */
     uint32_t trace_index; /* the caller's handle, returned in results */
+    int32_t job_class;    /* from sim_add_class, or 0 */
 };
 
 struct sim_job {
     double submit_time;
-    double duration;
+    double work;         /* units of work in all (see sim_class_spec) */
     double start_time;   /* first start; -1 until then */
     double finish_time;  /* -1 until then */
     double run_s;        /* time spent running so far */
-    double work_left;    /* reference-GPU seconds of work still to do */
+    double work_left;    /* units of work still to do */
     double last_start;   /* when the current run began */
-    double speed;        /* work done per second by the current placement */
+    double unit_s;       /* seconds per unit of work where it runs now */
     uint32_t trace_index;
-    uint32_t allowed;
+    uint32_t allowed;    /* types it may use and its class can run on */
+    int32_t job_class;
     int32_t num_gpus;
     int32_t gpu_type;    /* type of the current or last placement, or -1 */
     int32_t preemptions;
@@ -156,6 +175,11 @@ struct sim_observer {
 struct sim *sim_create(const struct cluster *c, uint64_t seed);
 void sim_destroy(struct sim *s);
 
+/* Adds a job class before sim_run(); *id receives its number (1, 2, ...).
+ * SIM_EINVAL for negative or non-finite entries, or SIM_ENOMEM. */
+int sim_add_class(struct sim *s, const struct sim_class_spec *spec,
+                  int32_t *id);
+
 /* Adds a job before sim_run(); returns 0, SIM_EINVAL or SIM_ENOMEM. Jobs are
  * numbered 0, 1, ... in the order added; they arrive by submit time, ties in
  * the order added. */
@@ -190,8 +214,14 @@ int32_t sim_find_node(const struct sim *s, int32_t gpu_type, int32_t need);
 const int32_t *sim_type_nodes(const struct sim *s, int32_t gpu_type,
                               int32_t *count);
 
-/* Run time of JOB alone on GPU_TYPE (without any spread penalty). */
-double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type);
+/* Class CLS (0 <= cls < sim_nclasses). */
+const struct sim_class_spec *sim_class(const struct sim *s, int32_t cls);
+int32_t sim_nclasses(const struct sim *s);
+
+/* Seconds JOB's whole work takes on GPU_TYPE, on one node or SPREAD over
+ * several; 0 when its class cannot run there that way. */
+double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type,
+                      int spread);
 
 /* ---- Decisions ---------------------------------------------------------- */
 

@@ -97,6 +97,9 @@ struct sim {
     struct sim_freemap maps[SIM_MAX_GPU_TYPES];
     int32_t busy, busy_by_type[SIM_MAX_GPU_TYPES];
 
+    struct sim_class_spec *classes; /* (nclasses); class 0 from speeds */
+    int32_t nclasses, classes_cap;
+
     struct sim_seg_slot *segs; /* pool of placement pieces */
     int32_t nsegs, segs_cap, seg_free;
 

@@ -1,5 +1,6 @@
 /* state.c -- the engine's bookkeeping: creating it, adding jobs, free GPUs,
  * and the read-only view a policy gets. */
+#include <math.h>
 #include <string.h>
 
 #include "sim_internal.h"
@@ -41,6 +42,14 @@ struct sim *sim_create(const struct cluster *c, uint64_t seed)
     }
     for (size_t i = 0; i < n; i++)
         s->node_free[i] = c->nodes[i].gpus;
+    struct sim_class_spec base = {{0}, {0}};
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        base.unit_s[t] = c->types[c->reference].speed / c->types[t].speed;
+        base.spread_unit_s[t] = base.unit_s[t] * c->spread_slowdown;
+    }
+    int32_t id;
+    if (sim_add_class(s, &base, &id) != 0)
+        goto fail;
     return s;
 fail:
     sim_destroy(s);
@@ -60,7 +69,43 @@ void sim_destroy(struct sim *s)
     free(s->node_leaf);
     free(s->node_stamp);
     free(s->segs);
+    free(s->classes);
     free(s);
+}
+
+int sim_add_class(struct sim *s, const struct sim_class_spec *spec,
+                  int32_t *id)
+{
+    for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++)
+        if (!(spec->unit_s[t] >= 0 && spec->unit_s[t] < INFINITY) ||
+            !(spec->spread_unit_s[t] >= 0 &&
+              spec->spread_unit_s[t] < INFINITY))
+            return SIM_EINVAL;
+    if (s->ran || s->nclasses == INT32_MAX)
+        return SIM_EINVAL;
+    if (s->nclasses == s->classes_cap) {
+        int32_t cap = s->classes_cap ? 2 * s->classes_cap : 16;
+        struct sim_class_spec *cl =
+            realloc(s->classes, (size_t)cap * sizeof *cl);
+        if (!cl)
+            return SIM_ENOMEM;
+        s->classes = cl;
+        s->classes_cap = cap;
+    }
+    s->classes[s->nclasses] = *spec;
+    *id = s->nclasses++;
+    return 0;
+}
+
+/* The types whose class can run the job at all, on one node or spread. */
+static uint32_t runnable_types(const struct sim *s, int32_t cls)
+{
+    uint32_t mask = 0;
+    for (int32_t t = 0; t < s->cluster->ntypes; t++)
+        if (s->classes[cls].unit_s[t] > 0 ||
+            s->classes[cls].spread_unit_s[t] > 0)
+            mask |= 1u << t;
+    return mask;
 }
 
 int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
@@ -68,8 +113,10 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
     uint32_t all = s->cluster->ntypes >= 32
                        ? UINT32_MAX
                        : (1u << s->cluster->ntypes) - 1u;
-    if (s->ran || !(spec->submit_time >= 0) || !(spec->duration > 0) ||
+    if (s->ran || !(spec->submit_time >= 0) || !(spec->work > 0) ||
+        !(spec->submit_time < INFINITY) || !(spec->work < INFINITY) ||
         spec->num_gpus < 1 || (spec->allowed & ~all) ||
+        spec->job_class < 0 || spec->job_class >= s->nclasses ||
         s->njobs >= INT32_MAX)
         return SIM_EINVAL;
     if (s->njobs == s->jobs_cap) {
@@ -82,12 +129,14 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
     }
     s->jobs[s->njobs++] = (struct sim_job){
         .submit_time = spec->submit_time,
-        .duration = spec->duration,
+        .work = spec->work,
         .start_time = -1,
         .finish_time = -1,
-        .work_left = spec->duration,
+        .work_left = spec->work,
         .trace_index = spec->trace_index,
-        .allowed = spec->allowed ? spec->allowed : all,
+        .allowed = (spec->allowed ? spec->allowed : all) &
+                   runnable_types(s, spec->job_class),
+        .job_class = spec->job_class,
         .num_gpus = spec->num_gpus,
         .gpu_type = -1,
         .prev = -1,
@@ -229,10 +278,20 @@ const int32_t *sim_type_nodes(const struct sim *s, int32_t gpu_type,
     return s->maps[gpu_type].nodes;
 }
 
-double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type)
+const struct sim_class_spec *sim_class(const struct sim *s, int32_t cls)
 {
-    const struct cluster *c = s->cluster;
-    SIM_ASSERT(job < s->njobs && gpu_type >= 0 && gpu_type < c->ntypes);
-    return s->jobs[job].duration * c->types[c->reference].speed /
-           c->types[gpu_type].speed;
+    SIM_ASSERT(cls >= 0 && cls < s->nclasses);
+    return &s->classes[cls];
+}
+
+int32_t sim_nclasses(const struct sim *s) { return s->nclasses; }
+
+double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type,
+                      int spread)
+{
+    SIM_ASSERT(job < s->njobs && gpu_type >= 0 &&
+               gpu_type < s->cluster->ntypes);
+    const struct sim_job *j = &s->jobs[job];
+    const struct sim_class_spec *cl = &s->classes[j->job_class];
+    return j->work * (spread ? cl->spread_unit_s : cl->unit_s)[gpu_type];
 }

@@ -30,7 +30,7 @@ static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
 {
     struct sim_job_spec spec = {submit, duration, gpus, allowed,
-                                (uint32_t)sim_njobs(s)};
+                                (uint32_t)sim_njobs(s), 0};
     cr_assert_eq(sim_add_job(s, &spec), 0);
 }
 
@@ -256,4 +256,33 @@ Test(registry, lists_fifo_and_finds_policies_by_name)
     cr_assert_str_eq(pol_at(0)->name, "fifo");
     for (size_t i = 0; pol_at(i); i++)
         cr_assert_gt(strlen(pol_at(i)->description), 10);
+}
+
+/* A class that runs faster on the K80 than on the V100 (as some of Gavel's
+ * measured job types nearly do against P100): "fastest" follows the class,
+ * not the cluster's speeds. */
+Test(fifo, places_each_job_class_on_its_own_fastest_type)
+{
+    struct cluster *c = cluster_from(small_hetero);
+    struct sim *s = sim_create(c, 1);
+    struct sim_class_spec spec = {{0.2, 0.1}, {0.4, 0.3}};
+    int32_t cls;
+    cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
+    struct sim_job_spec j0 = {0, 100, 2, 0, 0, cls}; /* K80 node 1: 10 s */
+    struct sim_job_spec j1 = {0, 100, 2, 0, 1, cls}; /* K80 node 2: 10 s */
+    struct sim_job_spec j2 = {0, 100, 2, 0, 2, cls}; /* V100: 20 s */
+    struct sim_job_spec j3 = {0, 100, 1, 0, 3, 0};   /* class 0: V100 */
+    cr_assert_eq(sim_add_job(s, &j0), 0);
+    cr_assert_eq(sim_add_job(s, &j1), 0);
+    cr_assert_eq(sim_add_job(s, &j2), 0);
+    cr_assert_eq(sim_add_job(s, &j3), 0);
+    run_policy(s, "fifo", NULL);
+    int type[] = {1, 1, 0, 0};
+    double finish[] = {10, 10, 20, 100};
+    for (uint32_t j = 0; j < 4; j++) {
+        cr_assert_eq(sim_job(s, j)->gpu_type, type[j], "job %u", j);
+        cr_assert_float_eq(sim_job(s, j)->finish_time, finish[j], 1e-9);
+    }
+    sim_destroy(s);
+    cluster_destroy(c);
 }

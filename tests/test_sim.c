@@ -59,7 +59,7 @@ static struct cluster *parse(const char *json)
 {
     struct cluster *c = NULL;
     struct sim_error err = {0};
-    int rc = sim_cluster_parse(json, "test", &c, &err);
+    int rc = cluster_parse(json, "test", &c, &err);
     cr_assert_eq(rc, 0, "%s", err.text);
     return c;
 }
@@ -291,7 +291,7 @@ static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
 {
     struct sim_job_spec spec = {submit, duration, gpus, allowed,
-                                (uint32_t)sim_njobs(s)};
+                                (uint32_t)sim_njobs(s), 0};
     cr_assert_eq(sim_add_job(s, &spec), 0);
 }
 
@@ -427,8 +427,9 @@ Test(engine, refuses_jobs_with_impossible_specs)
     struct cluster *c = parse(two_nodes_each);
     struct sim *s = sim_create(c, 1);
     struct sim_job_spec bad[] = {
-        {-1, 10, 1, 0, 0}, {0, 0, 1, 0, 0}, {0, 10, 0, 0, 0},
-        {0, 10, 1, 4u, 0}, /* type 2 does not exist */
+        {-1, 10, 1, 0, 0, 0}, {0, 0, 1, 0, 0, 0}, {0, 10, 0, 0, 0, 0},
+        {0, 10, 1, 4u, 0, 0}, /* type 2 does not exist */
+        {0, 10, 1, 0, 0, 5},  /* no class 5 */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(sim_add_job(s, &bad[i]), SIM_EINVAL, "case %zu", i);
@@ -469,4 +470,49 @@ Test(engine, delivers_unsorted_jobs_by_submit_time_ties_in_file_order)
 Test(engine, keeps_a_job_record_within_256_bytes)
 {
     cr_assert_leq(sizeof(struct sim_job), 256);
+}
+
+Test(engine, runs_a_job_class_at_its_own_seconds_per_unit_of_work)
+{
+    /* Class 1: 0.5 s per step on V100, 2 s per step on K80, and 3 s per
+     * step on V100 spread; it cannot run spread on K80. */
+    struct cluster *c = parse(two_nodes_each);
+    struct sim *s = sim_create(c, 1);
+    struct sim_class_spec spec = {{0.5, 2}, {3, 0}};
+    int32_t cls;
+    cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
+    cr_assert_eq(cls, 1);
+    cr_assert_eq(sim_nclasses(s), 2);
+    struct sim_job_spec a = {0, 100, 2, 0, 0, cls};  /* V100 node: 50 s */
+    struct sim_job_spec b = {0, 100, 2, 2u, 1, cls}; /* K80 only: 200 s */
+    cr_assert_eq(sim_add_job(s, &a), 0);
+    cr_assert_eq(sim_add_job(s, &b), 0);
+    cr_assert_float_eq(sim_runtime_on(s, 0, 0, 1), 300, 1e-12);
+    cr_assert_float_eq(sim_runtime_on(s, 0, 1, 1), 0, 1e-12);
+    cr_assert_eq(sim_run(s, &first_node, NULL, NULL), 0);
+    cr_assert_float_eq(sim_job(s, 0)->finish_time, 50, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->finish_time, 200, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+Test(engine, excludes_gpu_types_a_class_cannot_run_on)
+{
+    struct cluster *c = parse(two_nodes_each);
+    struct sim *s = sim_create(c, 1);
+    struct sim_class_spec spec = {{0, 1}, {0, 0}}; /* K80 only */
+    int32_t cls;
+    cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
+    struct sim_job_spec a = {0, 10, 1, 1u, 0, cls}; /* asks V100 only */
+    struct sim_job_spec b = {0, 10, 1, 0, 1, cls};
+    cr_assert_eq(sim_add_job(s, &a), 0);
+    cr_assert_eq(sim_add_job(s, &b), 0);
+    cr_assert_eq(sim_job(s, 1)->allowed, 2u);
+    cr_assert_eq(sim_run(s, &first_node, NULL, NULL), 0);
+    cr_assert_eq(sim_job(s, 0)->failure, JOB_FAIL_UNSCHEDULABLE);
+    cr_assert_eq(sim_job(s, 1)->gpu_type, 1);
+    struct sim_class_spec bad = {{-1}, {0}};
+    cr_assert_eq(sim_add_class(s, &bad, &cls), SIM_EINVAL);
+    sim_destroy(s);
+    cluster_destroy(c);
 }

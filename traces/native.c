@@ -60,23 +60,17 @@ static const struct col_spec cols[] = {
     STR(precision, 0),
     STR(optimizer, 0),
     F64(learning_rate, 0, 1, "a number > 0"),
+    F64(est_duration, 0, 1, "a number > 0"),
+    F64(deadline, 0, 0, "a number >= 0"),
+    F64(weight, 0, 1, "a number > 0"),
+    I32(cpu_milli, 0, 0, INT32_MAX, "an integer >= 0"),
+    F64(host_mem_mb, 0, 1, "a number > 0"),
+    STR(qos, 0),
+    STR(status, 0),
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 #define COL_JOB_ID 0
 #define NREQUIRED 4
-
-/* What an absent optional column leaves in a job. */
-static const struct trace_job job_defaults = {
-    .gpu_mem_mb = NAN,
-    .params_m = NAN,
-    .learning_rate = NAN,
-    .iterations = -1,
-    .gpu_milli = 1000,
-    .priority = 0,
-    .batch_size = -1,
-    .layers = -1,
-    .input_dim = -1,
-};
 
 /* Job ids seen so far: open addressing over job indices. A slot keeps the
  * hash beside the index so that a probe reads one cache line and touches the
@@ -236,19 +230,6 @@ static int read_header(struct reader *r, struct trace_error *e)
 
 /* ---- data rows --------------------------------------------------------- */
 
-/* Copies a value into buf for an error text: at most 40 bytes, control
- * bytes shown as '?', "..." when cut. */
-static const char *shown(char *buf, const char *text, size_t len)
-{
-    size_t n = len > 40 ? 40 : len;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)text[i];
-        buf[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-    }
-    strcpy(buf + n, len > n ? "..." : "");
-    return buf;
-}
-
 /* Parses one numeric cell into job; returns a trace_num_status, with
  * TRACE_NUM_BAD also for numbers outside the column's rule. */
 static int parse_number(const struct col_spec *cs,
@@ -289,17 +270,17 @@ static int cell_error(struct reader *r, const struct trace_csv_row *row,
     const struct col_spec *cs = &cols[r->col_of[k]];
     const struct trace_csv_field *f = &row->fields[r->field_of[k]];
     long column = (long)r->field_of[k] + 1;
-    char buf[48];
+    char buf[TRACE_SHOWN_SIZE];
     if (status == TRACE_NUM_EMPTY)
         trace_error_set(e, r->path, row->line, column, "%s is empty", cs->name);
     else if (status == TRACE_NUM_RANGE)
         trace_error_set(e, r->path, row->line, column,
                         "%s \"%s\" is out of range", cs->name,
-                        shown(buf, f->text, f->len));
+                        trace_shown(buf, f->text, f->len));
     else
         trace_error_set(e, r->path, row->line, column,
                         "%s must be %s, got \"%s\"", cs->name, cs->rule,
-                        shown(buf, f->text, f->len));
+                        trace_shown(buf, f->text, f->len));
     return TRACE_EPARSE;
 }
 
@@ -390,11 +371,11 @@ static int settle_ids(struct reader *r, struct trace_error *e)
         uint32_t first = id_find(r, id, r->batch_len[k], r->batch_hash[k]);
         if (first) {
             struct trace_error why;
-            char buf[48];
+            char buf[TRACE_SHOWN_SIZE];
             int rc;
             trace_error_set(&why, r->path, job->line, (long)r->id_field + 1,
                             "duplicate job_id \"%s\" (first on line %lu)",
-                            shown(buf, id, r->batch_len[k]),
+                            trace_shown(buf, id, r->batch_len[k]),
                             (unsigned long)t->jobs[first - 1].line);
             if ((rc = row_failed(r, TRACE_EPARSE, &why, e)) != 0)
                 return rc;
@@ -418,7 +399,7 @@ static int read_rows(struct reader *r, struct trace_error *e)
     struct trace_error row_err;
     for (;;) {
         struct trace_csv_row row;
-        struct trace_job job = job_defaults;
+        struct trace_job job = trace_job_defaults;
         int got = trace_csv_next(r->csv, &row, &row_err), rc = 0, id_rc;
         if (got == TRACE_CSV_BAD_ROW) {
             trace_error_set(&row_err, r->path, row.line,
@@ -462,6 +443,7 @@ int trace_read_native(const char *path, int flags, struct trace **out,
         rc = TRACE_ENOMEM;
         goto done;
     }
+    r.trace->format = TRACE_FMT_NATIVE;
     rc = trace_csv_open(path, &r.csv, &e);
     if (!rc)
         rc = read_header(&r, &e);

@@ -46,13 +46,19 @@ struct trace_job {
     double gpu_mem_mb;    /* true peak GPU memory need, NAN if absent */
     double params_m;      /* model parameters, millions */
     double learning_rate;
-    int64_t iterations;
+    double est_duration;  /* the user's estimate of duration, s */
+    double deadline;      /* s since the trace start */
+    double weight;        /* priority weight (Gavel physical traces) */
+    double slo;           /* Gavel's SLO factor, as in the file */
+    double host_mem_mb;   /* host memory asked (Alibaba memory_mib) */
+    int64_t iterations;   /* training steps (Gavel total_steps) */
     int32_t num_gpus;     /* >= 1 */
     int32_t gpu_milli;    /* thousandths of one GPU; 1000 = whole (default) */
     int32_t priority;
     int32_t batch_size;
     int32_t layers;
     int32_t input_dim;
+    int32_t cpu_milli;    /* thousandths of a CPU core (Alibaba) */
     uint32_t id;          /* job_id text */
     uint32_t job_type;
     uint32_t gpu_types;   /* allowed GPU types, '|'-separated, as in the file */
@@ -61,7 +67,28 @@ struct trace_job {
     uint32_t model;
     uint32_t precision;
     uint32_t optimizer;
+    uint32_t qos;         /* Alibaba qos class */
+    uint32_t status;      /* final state in the source (pod_phase, SWF) */
     uint32_t line;        /* line of the source file the job came from */
+};
+
+/* A count of rows a reader treated in a documented way (dropped CPU-only
+ * pods, GPU counts without a measurement, ...), for `trace stats`. */
+struct trace_note {
+    const char *what; /* static text */
+    size_t count;
+};
+#define TRACE_MAX_NOTES 8
+
+enum trace_format {
+    TRACE_FMT_AUTO,        /* detect from the header and the extension */
+    TRACE_FMT_NATIVE,
+    TRACE_FMT_GAVEL,       /* Gavel .trace, 7 or 10 tab-separated fields */
+    TRACE_FMT_PHILLY,
+    TRACE_FMT_ALIBABA2023, /* openb_pod_list_*.csv */
+    TRACE_FMT_SWF,
+    TRACE_FMT_TIRESIAS,
+    TRACE_FMT_COUNT
 };
 
 /* A trace: jobs in file order (readers do not sort). */
@@ -70,11 +97,35 @@ struct trace {
     size_t njobs;
     size_t rows_skipped;    /* rows dropped under TRACE_SKIP_BAD_ROWS */
     struct trace_strpool *pool;
+    enum trace_format format;
+    struct trace_note notes[TRACE_MAX_NOTES];
+    size_t nnotes;
 };
 
 enum trace_flags {
     TRACE_SKIP_BAD_ROWS = 1 << 0, /* count bad rows instead of failing */
 };
+
+struct trace_options {
+    int flags;            /* enum trace_flags */
+    double procs_per_gpu; /* SWF: processors that make one GPU (default 1) */
+};
+
+/* Name of a format ("native", "gavel", ...) and back; -1 if unknown. */
+const char *trace_format_name(enum trace_format f);
+int trace_format_parse(const char *name);
+
+/* Guesses the format of PATH from its first line and its extension.
+ * Returns 0 with *out set, or TRACE_EIO / TRACE_EFORMAT with *err filled. */
+int trace_detect_format(const char *path, enum trace_format *out,
+                        struct trace_error *err);
+
+/* Reads PATH in format F (TRACE_FMT_AUTO: detected); OPT may be NULL for
+ * defaults. Contract as trace_read_native. Gavel jobs have duration NAN:
+ * their run times come from a throughput matrix (below). */
+int trace_read(const char *path, enum trace_format f,
+               const struct trace_options *opt, struct trace **out,
+               struct trace_error *err);
 
 /* Reads a native hetsim CSV trace (see README, "Trace format"): a header row,
  * columns by name in any order; required job_id, submit_time, num_gpus,
@@ -88,11 +139,176 @@ enum trace_flags {
 int trace_read_native(const char *path, int flags, struct trace **out,
                       struct trace_error *err);
 
+int trace_read_gavel(const char *path, const struct trace_options *opt,
+                     struct trace **out, struct trace_error *err);
+int trace_read_philly(const char *path, const struct trace_options *opt,
+                      struct trace **out, struct trace_error *err);
+int trace_read_alibaba2023(const char *path, const struct trace_options *opt,
+                           struct trace **out, struct trace_error *err);
+int trace_read_swf(const char *path, const struct trace_options *opt,
+                   struct trace **out, struct trace_error *err);
+int trace_read_tiresias(const char *path, const struct trace_options *opt,
+                        struct trace **out, struct trace_error *err);
+
 /* Frees a trace; NULL is a no-op. */
 void trace_destroy(struct trace *t);
 
 /* Text of a pooled string; "" for TRACE_NOSTR. The pointer lives as long as
  * the trace. */
 const char *trace_str(const struct trace *t, uint32_t s);
+
+/* ---- Gavel's measured throughputs (throughputs.c) ---------------------- */
+
+struct trace_throughputs;
+
+/* Reads simulation_throughputs.json (schema in README). 0, or a negative
+ * TRACE_E* code with *err filled. */
+int trace_throughputs_load(const char *path, struct trace_throughputs **out,
+                           struct trace_error *err);
+void trace_throughputs_destroy(struct trace_throughputs *m);
+
+/* Worker types in the file ("k80", "p100", ...; without "_unconsolidated"),
+ * i from 0; NULL past the last. */
+const char *trace_throughputs_worker(const struct trace_throughputs *m,
+                                     size_t i);
+
+/* Steps per second of JOB_TYPE on N GPUs of WORKER, consolidated or spread
+ * over servers (the *_unconsolidated entries). 0.0 means it cannot run
+ * there. Returns 0 for a measured value, 1 when N has no entry and the
+ * largest measured GPU count m of that job type was scaled linearly
+ * (throughput(N) = throughput(m) * N / m), or -1 for an unknown worker or
+ * job type. */
+int trace_throughput(const struct trace_throughputs *m, const char *worker,
+                     const char *job_type, int32_t n, int spread,
+                     double *out);
+
+/* Steps per second of job A (on NA GPUs) and of job B when the two share
+ * WORKER's GPUs. 0 when measured, -1 when the file has no such pair. */
+int trace_pair_throughput(const struct trace_throughputs *m,
+                          const char *worker, const char *a, int32_t na,
+                          const char *b, int32_t nb, double *a_out,
+                          double *b_out);
+
+/* ---- Alibaba 2023 node list (alibaba_nodes.c) -------------------------- */
+
+struct trace_node {
+    char name[48];
+    char model[32];   /* GPU model; "" for a node without GPUs */
+    int32_t gpus;
+    int32_t cpu_milli;
+    double memory_mib;
+};
+
+struct trace_nodes {
+    struct trace_node *nodes; /* (n) in file order */
+    size_t n;
+};
+
+/* Reads openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model).
+ * Contract as trace_read_native. */
+int trace_read_alibaba_nodes(const char *path, struct trace_nodes **out,
+                             struct trace_error *err);
+void trace_nodes_destroy(struct trace_nodes *n);
+
+/* ---- Workload generator (generate.c) ---- */
+
+/* A synthetic workload: N jobs whose arrival, GPU count, duration and (with
+ * a matrix) job type are drawn in that order, job after job, from GSL's
+ * mt19937 seeded with `seed`, so one spec always gives the same trace. */
+
+enum trace_gen_arrivals {
+    TRACE_GEN_POISSON, /* exponential gaps of mean 1 / rate */
+    TRACE_GEN_MMPP,    /* two-state Markov-modulated Poisson, below */
+};
+
+/* MMPP: arrivals are Poisson at rate_low in the low state and at rate_high
+ * = rate_ratio * rate_low in the high one. A state lasts an exponential
+ * time of mean high_mean_s (high) or high_mean_s * (1 - f) / f (low), so
+ * the high state holds a fraction f = high_fraction of the time, and
+ * rate_low = rate / (1 - f + f * rate_ratio) keeps the mean rate at `rate`.
+ * The first state is drawn from that stationary law (high with chance f). */
+struct trace_gen_mmpp {
+    double rate_ratio;    /* >= 1 (1: Poisson) */
+    double high_fraction; /* in (0, 1) */
+    double high_mean_s;   /* > 0 */
+};
+
+enum trace_gen_dist {
+    TRACE_GEN_EXP,       /* a = mean */
+    TRACE_GEN_LOGNORMAL, /* ln d ~ Normal(a = mu, b = sigma) */
+    TRACE_GEN_PARETO,    /* P(d > x) = (b / x)^a, x >= b: a = alpha, b = xmin */
+    TRACE_GEN_RESAMPLE,  /* uniformly, with replacement, from samples */
+};
+
+struct trace_gen_durations {
+    enum trace_gen_dist kind;
+    double a, b;
+    const double *samples; /* (nsamples) borrowed, each finite and > 0 */
+    size_t nsamples;
+    const char *path;      /* resample: the trace named in the text */
+};
+
+#define TRACE_GEN_MAX_GPU_BINS 32
+struct trace_gen_gpus {
+    int32_t count[TRACE_GEN_MAX_GPU_BINS]; /* (n) distinct, >= 1 */
+    double prob[TRACE_GEN_MAX_GPU_BINS];   /* (n) > 0, summing to 1 */
+    size_t n;
+};
+
+struct trace_gen_spec {
+    uint64_t seed;  /* mt19937 takes the low 32 bits (0 = its default) */
+    size_t njobs;   /* 1 .. UINT32_MAX */
+    double rate;    /* mean arrivals per second */
+    enum trace_gen_arrivals arrivals;
+    struct trace_gen_mmpp mmpp;
+    struct trace_gen_durations durations;
+    struct trace_gen_gpus gpus;
+    /* With a matrix (borrowed), each job also gets a job type drawn
+     * uniformly among those with a measured throughput > 0 on WORKER at its
+     * GPU count (one node), and iterations = max(1, round(duration * that
+     * throughput)): the durations are run times on WORKER. */
+    const struct trace_throughputs *matrix;
+    const char *worker;
+};
+
+/* Defaults: seed 1, 1000 jobs, rate 1/s, Poisson; MMPP 10, 0.1, 3600 s;
+ * exp:3600; one GPU; no matrix, worker "v100". */
+void trace_gen_defaults(struct trace_gen_spec *s);
+
+/* "exp:MEAN", "lognormal:MU,SIGMA", "pareto:ALPHA,XMIN" or "resample:PATH"
+ * (d->path points into TEXT; the caller fills samples). 0, or TRACE_EPARSE
+ * with err->text saying what is wrong. */
+int trace_gen_parse_durations(const char *text, struct trace_gen_durations *d,
+                              struct trace_error *err);
+
+/* "N:W,N:W,..." GPU counts and weights > 0, normalised to sum 1. 0, or
+ * TRACE_EPARSE with err->text. */
+int trace_gen_parse_gpus(const char *text, struct trace_gen_gpus *g,
+                         struct trace_error *err);
+
+/* Checks every parameter of S but the matrix; 0, or TRACE_EPARSE. */
+int trace_gen_check(const struct trace_gen_spec *s, struct trace_error *err);
+
+/* E[duration] (INFINITY for pareto with alpha <= 1) and E[num_gpus]. */
+double trace_gen_mean_duration(const struct trace_gen_durations *d);
+double trace_gen_mean_gpus(const struct trace_gen_gpus *g);
+
+/* The arrival rate (jobs/s) that offers LOAD to a cluster of CAPACITY
+ * reference-GPU equivalents: LOAD * CAPACITY / (E[num_gpus] E[duration])
+ * (the two are drawn independently). 0 when the mean is not finite. */
+double trace_gen_rate_for_load(const struct trace_gen_spec *s, double load,
+                               double capacity);
+
+/* Arrival rate and mean sojourn of the low [0] and high [1] MMPP states. */
+void trace_gen_mmpp_states(const struct trace_gen_mmpp *m, double rate,
+                           double rate_of[2], double mean_sojourn_s[2]);
+
+/* Draws the trace of S (format native, jobs "job-1", "job-2", ... in
+ * arrival order, line = i + 2 as written with a header). 0 with *out owning
+ * it; TRACE_EPARSE (spec, or a GPU count without a job type) or
+ * TRACE_ENOMEM with err->text saying why. ERR may be NULL, here and in the
+ * parse and check functions above. */
+int trace_generate(const struct trace_gen_spec *s, struct trace **out,
+                   struct trace_error *err);
 
 #endif

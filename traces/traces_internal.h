@@ -117,4 +117,128 @@ __attribute__((format(printf, 5, 6)))
 void trace_error_set(struct trace_error *e, const char *source, long line,
                      long column, const char *fmt, ...);
 
+/* ---- shared by the readers (trace.c) ------------------------------------ */
+
+/* A job before a reader fills it: NAN doubles, -1 integers (but gpu_milli
+ * 1000, priority 0), TRACE_NOSTR strings. */
+extern const struct trace_job trace_job_defaults;
+
+/* Counts a row under note WHAT (static text, told apart by strcmp), adding
+ * the note if new. 0, or -1 when TRACE_MAX_NOTES notes are taken. */
+int trace_note(struct trace *t, const char *what);
+
+/* A value for an error text, as native.c shows it: at most 40 bytes, control
+ * bytes as '?', "..." when cut. buf has TRACE_SHOWN_SIZE bytes; returns it. */
+#define TRACE_SHOWN_SIZE 48
+const char *trace_shown(char *buf, const char *text, size_t len);
+
+/* A cell (s[len] NUL) holding a finite number >= 0 (> 0 if positive; -0
+ * read as +0), or an integer in [min, max]. A trace_num_status, BAD also
+ * for a number outside the rule. */
+int trace_cell_double(const char *s, size_t len, int positive, double *out);
+int trace_cell_int(const char *s, size_t len, int64_t min, int64_t max,
+                   int64_t *out);
+
+/* Fills *e for a cell that got status: "NAME is empty", "NAME "V" is out of
+ * range" or "NAME must be RULE, got "V"". Returns TRACE_EPARSE. */
+int trace_cell_error(struct trace_error *e, const char *path, long line,
+                     long column, const char *name, const char *rule,
+                     int status, const char *text, size_t len);
+
+/* A trace being read: the jobs array's capacity, the first row skipped and
+ * the ids seen. Zero it, then trace_build_start. */
+struct trace_build {
+    const char *path;
+    int flags;                  /* enum trace_flags */
+    struct trace *trace;
+    size_t cap;                 /* of trace->jobs */
+    struct trace_error skipped; /* the first row skipped, if any */
+    uint64_t *ids;              /* (ids_mask + 1) hash << 32 | (job + 1) */
+    size_t ids_mask;
+};
+
+/* Creates the trace; 0 or TRACE_ENOMEM with *e filled. */
+int trace_build_start(struct trace_build *b, const char *path, int flags,
+                      enum trace_format format, struct trace_error *e);
+
+/* A row failed with rc because of *why: under TRACE_SKIP_BAD_ROWS a parse
+ * error is counted and 0 returned; otherwise *e = *why and rc returned. */
+int trace_build_skip(struct trace_build *b, int rc,
+                     const struct trace_error *why, struct trace_error *e);
+
+/* TRACE_EPARSE with *e filled (at LINE:COLUMN, naming the first line) when a
+ * job pushed with check_ids has the id text[0..len); else 0. */
+int trace_build_check_id(const struct trace_build *b, const char *text,
+                         size_t len, long line, long column,
+                         struct trace_error *e);
+
+/* Appends *job with id text[0..len) and LINE; 0 or TRACE_ENOMEM. */
+int trace_build_push(struct trace_build *b, struct trace_job *job,
+                     const char *text, size_t len, long line, int check_ids,
+                     struct trace_error *e);
+
+/* Ends a read that came to rc (no jobs is an error): on success *out owns
+ * the finished trace and *err describes the first row skipped; on failure
+ * *out is NULL and *err = *e. Returns the final code. */
+int trace_build_end(struct trace_build *b, int rc, const struct trace_error *e,
+                    struct trace **out, struct trace_error *err);
+
+/* ---- CSV headers (formats.c) -------------------------------------------- */
+
+/* Reads the header record and finds names[0..n) in it (blanks around a name
+ * and unknown names ignored; a name twice is an error): field_of[i] is the
+ * field of names[i] or -1, *nfields the header's width; the first nrequired
+ * must be there. 0 or a TRACE_E* code with *e filled. */
+int trace_csv_header(struct trace_csv *csv, const char *path,
+                     const char *const *names, size_t n, size_t nrequired,
+                     long *field_of, size_t *nfields, struct trace_error *e);
+
+/* TRACE_EPARSE with *e filled for a record trace_csv_next returned as GOT
+ * that is malformed or has other than nfields fields; else 0. */
+int trace_csv_check_row(const char *path, int got,
+                        const struct trace_csv_row *row, size_t nfields,
+                        struct trace_error *e);
+
+
+/* ==== Gavel throughputs (throughputs.c, throughputs_lookup.c) ============
+ * Appended by the Gavel/Alibaba readers; nothing above depends on it. */
+
+struct trace_tp_names {
+    uint32_t *str;  /* (n) pool offsets */
+    uint32_t *hash; /* (n) trace_hash of each name */
+    size_t n, cap;
+};
+
+/* A measured pair: key (worker, spread, cell a, cell b), cell = job type *
+ * nsf + GPU-count index; a, b: steps/s of the first and the second job. */
+struct trace_tp_pair {
+    uint64_t key;
+    double a, b;
+};
+
+struct trace_throughputs {
+    struct trace_strpool *pool;         /* worker and job type names */
+    struct trace_tp_names workers, types;
+    int32_t *sfs;                       /* (nsf) GPU counts, ascending */
+    size_t nsf, sfcap;
+    double *alone;         /* (nworkers, 2, ntypes, nsf) NAN: no entry */
+    struct trace_tp_pair *pairs;        /* (npairs) sorted by key */
+    size_t npairs, pcap;
+};
+
+/* Index of a job type, worker type (ASCII case ignored) or GPU count; -1
+ * when absent. */
+long trace_tp_find_type(const struct trace_throughputs *m, const char *s,
+                        size_t len);
+long trace_tp_find_worker(const struct trace_throughputs *m, const char *s,
+                          size_t len);
+long trace_tp_find_sf(const struct trace_throughputs *m, int32_t sf);
+
+/* The nsf single-job values of (worker, spread, type). */
+double *trace_tp_alone_row(const struct trace_throughputs *m, size_t w,
+                           int spread, size_t type);
+uint64_t trace_tp_pair_key(const struct trace_throughputs *m, size_t w,
+                           int spread, size_t a, size_t b);
+int trace_tp_compare_pairs(const void *x, const void *y);
+
 #endif

@@ -1,0 +1,168 @@
+/* workload.c -- from a trace (and maybe a throughput matrix) to the jobs
+ * and job classes of the engine.
+ *
+ * With a matrix, a job whose job_type the matrix knows runs total_steps at
+ * the measured steps/s of (job_type, num_gpus) on each GPU type: one class
+ * per (job_type, num_gpus). Every other job runs `duration` seconds on the
+ * reference type, scaled by the cluster's speeds (class 0). */
+#include <strings.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The matrix's worker type for each GPU type of C (names compared without
+ * case: V100 = v100), or NULL when the matrix did not measure it. */
+static void map_workers(const struct cluster *c,
+                        const struct trace_throughputs *m,
+                        const char *worker[SIM_MAX_GPU_TYPES])
+{
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        worker[t] = NULL;
+        for (size_t i = 0; trace_throughputs_worker(m, i); i++)
+            if (strcasecmp(trace_throughputs_worker(m, i),
+                           c->types[t].name) == 0)
+                worker[t] = trace_throughputs_worker(m, i);
+    }
+}
+
+static int32_t *class_slot(struct cli_class_map *cm, uint64_t key)
+{
+    if (2 * (cm->len + 1) > cm->cap) {
+        size_t cap = cm->cap ? 2 * cm->cap : 64;
+        uint64_t *keys = calloc(cap, sizeof *keys);
+        int32_t *ids = malloc(cap * sizeof *ids);
+        if (!keys || !ids) {
+            free(keys);
+            free(ids);
+            return NULL;
+        }
+        for (size_t i = 0; i < cm->cap; i++) {
+            if (!cm->keys[i])
+                continue;
+            size_t h = (size_t)(cm->keys[i] * 0x9E3779B97F4A7C15u) & (cap - 1);
+            while (keys[h])
+                h = (h + 1) & (cap - 1);
+            keys[h] = cm->keys[i];
+            ids[h] = cm->ids[i];
+        }
+        free(cm->keys);
+        free(cm->ids);
+        cm->keys = keys;
+        cm->ids = ids;
+        cm->cap = cap;
+    }
+    size_t h = (size_t)((key + 1) * 0x9E3779B97F4A7C15u) & (cm->cap - 1);
+    while (cm->keys[h] && cm->keys[h] != key + 1)
+        h = (h + 1) & (cm->cap - 1);
+    if (!cm->keys[h]) {
+        cm->keys[h] = key + 1;
+        cm->ids[h] = -1;
+        cm->len++;
+    }
+    return &cm->ids[h];
+}
+
+/* The class of JOB_TYPE at N GPUs, made on first use. Returns the class,
+ * -1 when the matrix does not know the job type, or -2 out of memory. */
+static int32_t class_of(struct workload *w, const struct trace *t,
+                        const struct trace_job *tj)
+{
+    uint64_t key = (uint64_t)tj->job_type << 32 | (uint32_t)tj->num_gpus;
+    int32_t *slot = class_slot(&w->classes, key);
+    if (!slot)
+        return -2;
+    if (*slot != -1)
+        return *slot;
+    const char *jt = trace_str(t, tj->job_type);
+    struct sim_class_spec spec;
+    memset(&spec, 0, sizeof spec);
+    int known = 0, fallback = 0;
+    for (int32_t g = 0; g < w->cluster->ntypes; g++) {
+        double thr;
+        for (int spread = 0; spread < 2 && w->worker[g]; spread++) {
+            int rc = trace_throughput(w->matrix, w->worker[g], jt,
+                                      tj->num_gpus, spread, &thr);
+            if (rc < 0)
+                continue;
+            known = 1;
+            fallback |= rc == 1;
+            (spread ? spec.spread_unit_s : spec.unit_s)[g] =
+                thr > 0 ? 1 / thr : 0;
+        }
+    }
+    if (!known) {
+        *slot = -3;
+        return -1;
+    }
+    if (sim_add_class(w->sim, &spec, slot) != 0)
+        return -2;
+    if ((size_t)*slot >= w->fallback_cap) {
+        size_t cap = 2 * (size_t)*slot + 16;
+        uint8_t *f = realloc(w->fallback, cap);
+        if (!f)
+            return -2;
+        memset(f + w->fallback_cap, 0, cap - w->fallback_cap);
+        w->fallback = f;
+        w->fallback_cap = cap;
+    }
+    w->fallback[*slot] = (uint8_t)fallback;
+    return *slot;
+}
+
+int cli_workload_build(struct workload *w, const struct trace *t,
+                       const char *src)
+{
+    if (w->matrix)
+        map_workers(w->cluster, w->matrix, w->worker);
+    for (size_t i = 0; i < t->njobs; i++) {
+        const struct trace_job *tj = &t->jobs[i];
+        int64_t mask = cli_allowed_types(w->cluster,
+                                         trace_str(t, tj->gpu_types), src,
+                                         (long)tj->line);
+        if (mask < 0)
+            return CLI_BAD_INPUT;
+        struct sim_job_spec spec = {tj->submit_time, tj->duration,
+                                    tj->num_gpus, (uint32_t)mask,
+                                    (uint32_t)i, 0};
+        int32_t cls = -1;
+        if (w->matrix && tj->job_type != TRACE_NOSTR && tj->iterations > 0)
+            cls = class_of(w, t, tj);
+        if (cls == -2) {
+            cli_error("out of memory");
+            return CLI_FAILURE;
+        }
+        if (cls >= 0) {
+            spec.job_class = cls;
+            spec.work = (double)tj->iterations;
+            w->matrix_jobs++;
+            w->fallback_jobs += w->fallback[cls];
+        } else if (!(tj->duration > 0)) {
+            char text[320];
+            snprintf(text, sizeof text, "job \"%s\" has no duration%s",
+                     trace_str(t, tj->id),
+                     w->matrix ? ", and the throughput matrix does not know "
+                                 "its job type"
+                               : ": pass --throughputs FILE to take run "
+                                 "times from a throughput matrix");
+            cli_error_at(src, (long)tj->line, 0, text);
+            return CLI_BAD_INPUT;
+        }
+        if (sim_add_job(w->sim, &spec) != 0) {
+            cli_error("out of memory");
+            return CLI_FAILURE;
+        }
+    }
+    return CLI_OK;
+}
+
+void cli_workload_free(struct workload *w)
+{
+    free(w->classes.keys);
+    free(w->classes.ids);
+    free(w->fallback);
+    memset(&w->classes, 0, sizeof w->classes);
+    w->fallback = NULL;
+    w->fallback_cap = 0;
+}
