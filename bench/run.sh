@@ -35,3 +35,17 @@ awk -v size="$(stat -c %s "$work/trace.csv")" -v wall0="$start" -v wall1="$end" 
   printf "   bytes/job in the core   %8d  (struct sim_job; whole process: %.0f)\n", bpj, rss * 1048576 / n
   printf "   avg wait %.1f s, GPU utilization %.3f\n", wait, util
 }'
+
+echo
+echo "== Trace readers, 1,000,000 rows each (best of 5 reads)"
+"$build/bench/bench_read" native "$work/trace.csv"
+# A Philly CSV in the published schema, unsorted timestamps over 90 days.
+awk 'BEGIN { srand(7); print "timestamp,duration,num_gpus,gpu_time,cluster"
+  for (i = 0; i < 1000000; i++) {
+    t = int(rand() * 90 * 86400); d = 1 + int(rand() * 86400)
+    g = 2 ^ int(rand() * 4)
+    printf "2017-%02d-%02d %02d:%02d:%02d,%d,%d,%d,vc%d\n", 10 + int(t / 2678400),
+      1 + int((t % 2678400) / 86400) % 28, int((t % 86400) / 3600),
+      int((t % 3600) / 60), t % 60, d, g, d * g, int(rand() * 15) }
+}' > "$work/philly.csv"
+"$build/bench/bench_read" philly "$work/philly.csv"

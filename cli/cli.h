@@ -43,6 +43,12 @@ double cli_peak_rss_mb(void);
 
 struct pol_ops;
 
+#define CLI_MAX_POLICY_OPTS 32
+
+/* How run-time estimates are made (--estimates). */
+enum cli_estimates { CLI_EST_NONE, CLI_EST_ORACLE, CLI_EST_TRACE,
+                     CLI_EST_NOISY };
+
 struct run_config {
     const char *trace, *cluster, *policy, *out;
     const char *throughputs; /* matrix file, or NULL */
@@ -51,7 +57,21 @@ struct run_config {
     uint64_t seed;
     int quiet;
     int plots; /* draw the charts of the run into out */
+    const char *estimates_text;     /* as given, for summary.json */
+    enum cli_estimates estimates;
+    double noise_sigma;             /* noisy:SIGMA */
+    double restart_overhead_s;
+    int placement;                  /* enum pol_placement */
+    int backfill;                   /* enum pol_backfill */
+    const char *opt_keys[CLI_MAX_POLICY_OPTS];
+    const char *opt_values[CLI_MAX_POLICY_OPTS];
+    char opt_buf[CLI_MAX_POLICY_OPTS][256];
+    size_t nopts;
 };
+
+/* Parses --estimates TEXT into CFG; 0 or CLI_USAGE after a message. */
+int cli_parse_estimates(const char *cmd, const char *text,
+                        struct run_config *cfg);
 
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
@@ -101,6 +121,10 @@ struct workload {
     uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback */
     size_t fallback_cap;
     size_t matrix_jobs, fallback_jobs;
+    enum cli_estimates estimates; /* how est_work is made */
+    double noise_sigma;
+    uint64_t seed;
+    size_t estimated_jobs;        /* jobs given an est_work > 0 */
 };
 
 /* Adds every job of T (read from SRC) to w->sim, with classes from

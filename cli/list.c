@@ -46,13 +46,28 @@ int cli_clusters(int argc, char **argv)
 int cli_policies(int argc, char **argv)
 {
     if (wants_help(argc, argv,
-                   "Usage: hetsim policies\nLists the scheduling policies "
-                   "that --policy NAME accepts.\n"))
+                   "Usage: hetsim policies [--verbose]\nLists the scheduling "
+                   "policies that --policy NAME accepts;\n--verbose adds "
+                   "each one's parameters (--policy-opt KEY=VALUE) and\n"
+                   "defaults, and the placements and backfill modes.\n"))
         return CLI_OK;
-    if (argc > 1)
+    int verbose = argc == 2 && (strcmp(argv[1], "--verbose") == 0 ||
+                                strcmp(argv[1], "-v") == 0);
+    if (argc > 1 && !verbose)
         return cli_usage_error("hetsim policies", "unexpected argument '%s'",
                                argv[1]);
-    for (size_t i = 0; pol_at(i); i++)
-        printf("%-12s %s\n", pol_at(i)->name, pol_at(i)->description);
+    for (size_t i = 0; pol_at(i); i++) {
+        const struct pol_ops *p = pol_at(i);
+        printf("%-12s %s%s\n", p->name, p->description,
+               p->needs_estimates ? " [needs --estimates]" : "");
+        for (size_t k = 0; verbose && p->params && p->params[k].name; k++)
+            printf("%-14s %s=%s  %s\n", "", p->params[k].name,
+                   p->params[k].def, p->params[k].help);
+    }
+    if (verbose)
+        printf("\nplacements (--placement): fastest (default), consolidate, "
+               "first-fit, best-fit, random\nbackfill (--backfill, "
+               "non-preemptive policies): none (default), easy, "
+               "conservative\n");
     return CLI_OK;
 }

@@ -154,6 +154,16 @@ static cJSON *summary_json(const struct run_config *cfg,
     cJSON_AddStringToObject(o, "trace", cfg->trace);
     cJSON_AddStringToObject(o, "trace_format", trace_format_name(t->format));
     cJSON_AddStringToObject(o, "cluster", c->name);
+    cJSON_AddStringToObject(o, "placement",
+                            pol_placement_name((enum pol_placement)
+                                                   cfg->placement));
+    static const char *const backfills[] = {"none", "easy", "conservative"};
+    cJSON_AddStringToObject(o, "backfill", backfills[cfg->backfill]);
+    cJSON_AddStringToObject(o, "estimates", cfg->estimates_text);
+    cJSON *opts = cJSON_AddObjectToObject(o, "policy_options");
+    for (size_t i = 0; opts && i < cfg->nopts; i++)
+        cJSON_AddStringToObject(opts, cfg->opt_keys[i], cfg->opt_values[i]);
+    add_number(o, "restart_overhead_s", cfg->restart_overhead_s);
     add_number(o, "seed", (double)cfg->seed);
     add_number(o, "total_gpus", c->total_gpus);
     add_number(o, "rows_skipped", (double)t->rows_skipped);
@@ -176,6 +186,8 @@ static cJSON *summary_json(const struct run_config *cfg,
     for (int32_t g = 0; by_type && g < c->ntypes; g++)
         add_number(by_type, c->types[g].name, m->utilization_by_type[g]);
     add_number(o, "busy_gpu_s", m->busy_gpu_s);
+    add_number(o, "preemptions_total", (double)m->preemptions_total);
+    add_number(o, "overhead_gpu_s", m->overhead_gpu_s);
     add_number(o, "events", (double)m->events);
     return o;
 }
@@ -221,6 +233,10 @@ static void print_table(const struct run_config *cfg,
         printf("%s%s %.1f %%", t ? ", " : "  (", c->types[t].name,
                100 * m->utilization_by_type[t]);
     printf("%s\n", c->ntypes > 1 ? ")" : "");
+    if (m->preemptions_total > 0)
+        printf("  %-18s %12llu  (%.0f GPU-s of restart overhead)\n",
+               "preemptions", (unsigned long long)m->preemptions_total,
+               m->overhead_gpu_s);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
     printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
@@ -228,9 +244,11 @@ static void print_table(const struct run_config *cfg,
 }
 
 static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
-                    const struct cluster *c, struct sim *s, FILE *tf,
+                    const struct workload *w, FILE *tf,
                     struct cli_series *keep, struct run_perf *perf)
 {
+    const struct cluster *c = w->cluster;
+    struct sim *s = w->sim;
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
                           .progress = !cfg->quiet && isatty(2),
                           .keep = keep};
@@ -238,8 +256,26 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     for (int32_t t = 0; t < c->ntypes; t++)
         fprintf(tf, ",busy_%s", c->types[t].name);
     fputc('\n', tf);
+    char why[512] = "";
+    struct pol_config pc = {
+        .cluster = c, .placement = (enum pol_placement)cfg->placement,
+        .backfill = (enum pol_backfill)cfg->backfill, .seed = cfg->seed,
+        .has_estimates = w->estimated_jobs == sim_njobs(s),
+        .keys = cfg->opt_keys, .values = cfg->opt_values,
+        .nopts = cfg->nopts, .error = why, .error_cap = sizeof why};
     struct sim_policy hooks;
-    if (pol_bind(ops, c, &hooks) != 0) {
+    int brc = pol_bind(ops, &pc, &hooks);
+    if (brc == SIM_EINVAL && cfg->estimates == CLI_EST_TRACE &&
+        !pc.has_estimates) {
+        cli_error("%s; with --estimates trace, %zu of %zu jobs have no "
+                  "est_duration", why, sim_njobs(s) - w->estimated_jobs,
+                  sim_njobs(s));
+        return CLI_USAGE;
+    }
+    if (brc) {
+        pol_unbind(ops, &hooks);
+        if (brc == SIM_EINVAL)
+            return cli_usage_error("hetsim run", "%s", why);
         cli_error("out of memory");
         return CLI_FAILURE;
     }
@@ -283,7 +319,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
             goto done;
         }
     }
-    rc = simulate(cfg, ops, c, s, out[OUT_TIMELINE].f,
+    rc = simulate(cfg, ops, w, out[OUT_TIMELINE].f,
                   cfg->plots ? &series : NULL, perf);
     if (rc)
         goto done;

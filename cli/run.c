@@ -27,6 +27,21 @@ static void run_usage(void)
         "total_steps / throughput\n"
         "  -p, --policy NAME     scheduling policy (default fifo; "
         "`hetsim policies`)\n"
+        "      --policy-opt K=V  a policy parameter (repeatable; "
+        "`hetsim policies --verbose`)\n"
+        "      --placement P     fastest (default), consolidate, first-fit, "
+        "best-fit, random\n"
+        "      --backfill B      none (default), easy or conservative: let "
+        "later jobs start\n"
+        "                        around a blocked head (non-preemptive "
+        "policies; estimates)\n"
+        "      --estimates E     run-time estimates policies may use: none "
+        "(default), oracle\n"
+        "                        (the truth), trace (column est_duration), "
+        "noisy:SIGMA\n"
+        "                        (truth x lognormal(0, SIGMA), seeded)\n"
+        "      --restart-overhead S  seconds a preempted job loses at each "
+        "restart (default 0)\n"
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
@@ -164,6 +179,79 @@ int64_t cli_allowed_types(const struct cluster *c, const char *types,
     }
 }
 
+/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead */
+static int policy_option(int opt, const char *arg, struct run_config *cfg)
+{
+    const char *cmd = "hetsim run";
+    int k;
+    switch (opt) {
+    case 'O': {
+        const char *eq = strchr(arg, '=');
+        size_t i = cfg->nopts;
+        if (!eq || eq == arg || strlen(arg) >= sizeof cfg->opt_buf[0])
+            return cli_usage_error(cmd, "--policy-opt wants KEY=VALUE, got "
+                                   "'%s'", arg);
+        if (i == CLI_MAX_POLICY_OPTS)
+            return cli_usage_error(cmd, "at most %d --policy-opt",
+                                   CLI_MAX_POLICY_OPTS);
+        snprintf(cfg->opt_buf[i], sizeof cfg->opt_buf[i], "%s", arg);
+        cfg->opt_buf[i][eq - arg] = '\0';
+        cfg->opt_keys[i] = cfg->opt_buf[i];
+        cfg->opt_values[i] = cfg->opt_buf[i] + (eq - arg) + 1;
+        cfg->nopts++;
+        return 0;
+    }
+    case 'L':
+        if ((k = pol_placement_parse(arg)) < 0)
+            return cli_usage_error(cmd, "unknown placement '%s' (choose from: "
+                                   "fastest, consolidate, first-fit, "
+                                   "best-fit, random)", arg);
+        cfg->placement = k;
+        return 0;
+    case 'F':
+        if ((k = pol_backfill_parse(arg)) < 0)
+            return cli_usage_error(cmd, "--backfill wants none, easy or "
+                                   "conservative, got '%s'", arg);
+        cfg->backfill = k;
+        return 0;
+    case 'E':
+        return cli_parse_estimates(cmd, arg, cfg);
+    default: {
+        char *end;
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !(v >= 0) || v > 1e12)
+            return cli_usage_error(cmd, "--restart-overhead wants seconds "
+                                   ">= 0, got '%s'", arg);
+        cfg->restart_overhead_s = v;
+        return 0;
+    }
+    }
+}
+
+int cli_parse_estimates(const char *cmd, const char *text,
+                        struct run_config *cfg)
+{
+    cfg->estimates_text = text;
+    if (strcmp(text, "none") == 0)
+        cfg->estimates = CLI_EST_NONE;
+    else if (strcmp(text, "oracle") == 0)
+        cfg->estimates = CLI_EST_ORACLE;
+    else if (strcmp(text, "trace") == 0)
+        cfg->estimates = CLI_EST_TRACE;
+    else if (strncmp(text, "noisy:", 6) == 0) {
+        char *end;
+        double v = strtod(text + 6, &end);
+        if (end == text + 6 || *end || !(v >= 0) || v > 10)
+            return cli_usage_error(cmd, "--estimates noisy:SIGMA wants a "
+                                   "SIGMA from 0 to 10, got '%s'", text);
+        cfg->estimates = CLI_EST_NOISY;
+        cfg->noise_sigma = v;
+    } else
+        return cli_usage_error(cmd, "--estimates wants oracle, trace, "
+                               "noisy:SIGMA or none, got '%s'", text);
+    return 0;
+}
+
 static int parse_run_args(int argc, char **argv, struct run_config *cfg)
 {
     static const struct option long_options[] = {
@@ -178,11 +266,20 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"throughputs", required_argument, NULL, 'T'},
         {"on-bad-row", required_argument, NULL, 'B'},
         {"procs-per-gpu", required_argument, NULL, 'G'},
+        {"policy-opt", required_argument, NULL, 'O'},
+        {"placement", required_argument, NULL, 'L'},
+        {"backfill", required_argument, NULL, 'F'},
+        {"estimates", required_argument, NULL, 'E'},
+        {"restart-overhead", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *cfg = (struct run_config){.policy = "fifo", .out = "results", .seed = 1,
-                               .trace_opt = {.procs_per_gpu = 1}};
+    memset(cfg, 0, sizeof *cfg);
+    cfg->policy = "fifo";
+    cfg->out = "results";
+    cfg->seed = 1;
+    cfg->trace_opt.procs_per_gpu = 1;
+    cfg->estimates_text = "none";
     int opt;
     optind = 1;
     opterr = 0;
@@ -196,6 +293,14 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'q': cfg->quiet = 1; break;
         case 'P': cfg->plots = 1; break;
         case 'T': cfg->throughputs = optarg; break;
+        case 'O':
+        case 'L':
+        case 'F':
+        case 'E':
+        case 'R':
+            if (policy_option(opt, optarg, cfg) != 0)
+                return CLI_USAGE;
+            break;
         case 'f':
         case 'B':
         case 'G':
@@ -230,7 +335,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
 
 int cli_run(int argc, char **argv)
 {
-    struct run_config cfg;
+    static struct run_config cfg; /* large: keep it off the stack */
     int rc = parse_run_args(argc, argv, &cfg);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -264,7 +369,11 @@ int cli_run(int argc, char **argv)
         cli_error("out of memory");
         rc = CLI_FAILURE;
     }
-    w = (struct workload){.cluster = c, .sim = s, .matrix = m};
+    w = (struct workload){.cluster = c, .sim = s, .matrix = m,
+                          .estimates = cfg.estimates,
+                          .noise_sigma = cfg.noise_sigma, .seed = cfg.seed};
+    if (s)
+        sim_set_restart_overhead(s, cfg.restart_overhead_s);
     if (!rc)
         rc = cli_workload_build(&w, t, cfg.trace);
     if (!rc)

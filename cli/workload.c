@@ -6,6 +6,9 @@
  * per (job_type, num_gpus). Every other job runs `duration` seconds on the
  * reference type, scaled by the cluster's speeds (class 0). */
 #include <strings.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +114,39 @@ static int32_t class_of(struct workload *w, const struct trace *t,
     return *slot;
 }
 
+/* est_work of a job whose true work is WORK (in its class's units). */
+static double estimate(struct workload *w, gsl_rng *r, const struct sim *s,
+                       const struct sim_job_spec *spec,
+                       const struct trace_job *tj)
+{
+    switch (w->estimates) {
+    case CLI_EST_ORACLE:
+        return spec->work;
+    case CLI_EST_NOISY:
+        return spec->work * gsl_ran_lognormal(r, 0, w->noise_sigma);
+    case CLI_EST_TRACE: {
+        /* est_duration is seconds on the reference type, like duration. */
+        double unit = sim_class(s, spec->job_class)->unit_s[w->cluster
+                                                               ->reference];
+        return tj->est_duration > 0 && unit > 0 ? tj->est_duration / unit
+                                                : 0;
+    }
+    default:
+        return 0;
+    }
+}
+
 int cli_workload_build(struct workload *w, const struct trace *t,
                        const char *src)
 {
+    int rc = CLI_OK;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    /* Its own stream, so estimates do not shift other random choices. */
+    gsl_rng_set(r, (unsigned long)(w->seed ^ 0x5eedE57u));
     if (w->matrix)
         map_workers(w->cluster, w->matrix, w->worker);
     for (size_t i = 0; i < t->njobs; i++) {
@@ -121,17 +154,20 @@ int cli_workload_build(struct workload *w, const struct trace *t,
         int64_t mask = cli_allowed_types(w->cluster,
                                          trace_str(t, tj->gpu_types), src,
                                          (long)tj->line);
-        if (mask < 0)
-            return CLI_BAD_INPUT;
+        if (mask < 0) {
+            rc = CLI_BAD_INPUT;
+            break;
+        }
         struct sim_job_spec spec = {tj->submit_time, tj->duration,
                                     tj->num_gpus, (uint32_t)mask,
-                                    (uint32_t)i, 0};
+                                    (uint32_t)i, 0, 0};
         int32_t cls = -1;
         if (w->matrix && tj->job_type != TRACE_NOSTR && tj->iterations > 0)
             cls = class_of(w, t, tj);
         if (cls == -2) {
             cli_error("out of memory");
-            return CLI_FAILURE;
+            rc = CLI_FAILURE;
+            break;
         }
         if (cls >= 0) {
             spec.job_class = cls;
@@ -147,14 +183,19 @@ int cli_workload_build(struct workload *w, const struct trace *t,
                                : ": pass --throughputs FILE to take run "
                                  "times from a throughput matrix");
             cli_error_at(src, (long)tj->line, 0, text);
-            return CLI_BAD_INPUT;
+            rc = CLI_BAD_INPUT;
+            break;
         }
+        spec.est_work = estimate(w, r, w->sim, &spec, tj);
+        w->estimated_jobs += spec.est_work > 0;
         if (sim_add_job(w->sim, &spec) != 0) {
             cli_error("out of memory");
-            return CLI_FAILURE;
+            rc = CLI_FAILURE;
+            break;
         }
     }
-    return CLI_OK;
+    gsl_rng_free(r);
+    return rc;
 }
 
 void cli_workload_free(struct workload *w)

@@ -1,34 +1,30 @@
 /* fifo.c -- strict first-come first-served.
  *
- * Jobs start in submit order; when the head of the queue cannot be placed,
- * nothing behind it starts (no backfilling), as in the FIFO baselines of
- * Gavel and Tiresias. Placement: the "fastest" rule of place.c. */
-#include "policy.h"
+ * Jobs start in submit order (ties in trace order); when the head of the
+ * queue cannot be placed, nothing behind it starts unless --backfill says
+ * so, as in the FIFO baselines of Gavel and Tiresias. */
+#include "policies_internal.h"
 
-static int fifo_create(const struct cluster *c, void **state)
+static double submit_key(const struct sim *s, uint32_t job)
 {
-    *state = pol_placer_create(c);
-    return *state ? 0 : SIM_ENOMEM;
+    return sim_job(s, job)->submit_time;
 }
 
-static void fifo_destroy(void *state) { pol_placer_destroy(state); }
+static int fifo_create(const struct pol_config *cfg, void **state)
+{
+    return pol_list_create(cfg, submit_key, (struct pol_list **)state);
+}
+
+static void fifo_destroy(void *state) { pol_list_destroy(state); }
+
+static void fifo_arrival(void *state, struct sim *s, uint32_t job)
+{
+    pol_list_arrival(state, s, job);
+}
 
 static int fifo_schedule(void *state, struct sim *s)
 {
-    struct sim_placement p;
-    int32_t j = sim_queue_head(s);
-    while (j >= 0) {
-        int32_t next = sim_queue_next(s, (uint32_t)j);
-        int rc = pol_place_fastest(state, s, (uint32_t)j, &p);
-        if (rc == 1)
-            return 0;
-        if (rc == 0)
-            rc = sim_start(s, (uint32_t)j, &p);
-        if (rc)
-            return rc;
-        j = next;
-    }
-    return 0;
+    return pol_list_schedule(state, s);
 }
 
 const struct pol_ops pol_fifo = {
@@ -37,5 +33,6 @@ const struct pol_ops pol_fifo = {
                    "the rest",
     .create = fifo_create,
     .destroy = fifo_destroy,
+    .on_arrival = fifo_arrival,
     .schedule = fifo_schedule,
 };

@@ -18,6 +18,8 @@ struct ranking {
 
 struct pol_placer {
     const struct cluster *cluster;
+    enum pol_placement kind;
+    uint64_t seed;
     struct ranking *by_class; /* (nclasses), built on first use */
     int32_t nclasses;
     struct sim_seg *segs;     /* (segs_cap) the placement handed out */
@@ -34,11 +36,15 @@ static int faster(const void *a, const void *b)
     return x->spread - y->spread;
 }
 
-struct pol_placer *pol_placer_create(const struct cluster *c)
+struct pol_placer *pol_placer_create(const struct cluster *c,
+                                     enum pol_placement kind, uint64_t seed)
 {
     struct pol_placer *pl = calloc(1, sizeof *pl);
-    if (pl)
+    if (pl) {
         pl->cluster = c;
+        pl->kind = kind;
+        pl->seed = seed;
+    }
     return pl;
 }
 
@@ -116,8 +122,8 @@ static int32_t spread_over(struct pol_placer *pl, const struct sim *s,
     return need == 0 && nseg > 1 ? nseg : 0;
 }
 
-int pol_place_fastest(struct pol_placer *pl, const struct sim *s,
-                      uint32_t job, struct sim_placement *out)
+static int place_fastest(struct pol_placer *pl, const struct sim *s,
+                         uint32_t job, struct sim_placement *out)
 {
     const struct sim_job *j = sim_job(s, job);
     const struct ranking *r = ranking_of(pl, s, j->job_class);
@@ -141,4 +147,14 @@ int pol_place_fastest(struct pol_placer *pl, const struct sim *s,
         return 0;
     }
     return 1;
+}
+
+int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
+              struct sim_placement *out)
+{
+    switch (pl->kind) {
+    case POL_PLACE_FASTEST:
+    default:
+        return place_fastest(pl, s, job, out);
+    }
 }

@@ -1,8 +1,10 @@
 /* policy.h -- scheduling policies: the ops table each policy exports, the
- * registry that names them, and the placement rules they share.
+ * registry that names them, their options, and the placement rules.
  *
- * A policy orders jobs; a placer chooses GPUs for one job. Both read the
- * engine through the view of sim.h and act only through sim_start(). */
+ * As in Blox, a decision is split three ways: an ordering policy (which job
+ * next), a placement (which GPUs), and preemption. Policies read the engine
+ * through the view of sim.h and act only through sim_start() and
+ * sim_preempt(), which validate every decision. */
 #ifndef HETSIM_POLICY_H
 #define HETSIM_POLICY_H
 
@@ -10,12 +12,49 @@
 
 #include "sim.h"
 
+/* A parameter a policy takes as --policy-opt KEY=VALUE. */
+struct pol_param {
+    const char *name;
+    const char *def;  /* default, as text */
+    const char *help; /* one line, for `hetsim policies --verbose` */
+};
+
+enum pol_placement {
+    POL_PLACE_FASTEST,     /* fewest seconds for the job (default) */
+    POL_PLACE_CONSOLIDATE, /* fewest nodes, then fastest */
+    POL_PLACE_FIRST_FIT,   /* types in cluster order, lowest node first */
+    POL_PLACE_BEST_FIT,    /* the node left with the fewest free GPUs */
+    POL_PLACE_RANDOM,      /* a random type and node with room (seeded) */
+    POL_PLACE_COUNT
+};
+
+enum pol_backfill { POL_BACKFILL_NONE, POL_BACKFILL_EASY,
+                    POL_BACKFILL_CONSERVATIVE };
+
+/* What a policy is made with. */
+struct pol_config {
+    const struct cluster *cluster;
+    enum pol_placement placement;
+    enum pol_backfill backfill;
+    uint64_t seed;
+    int has_estimates;        /* every job has est_work > 0 */
+    const char *const *keys;  /* (nopts) from --policy-opt KEY=VALUE */
+    const char *const *values;
+    size_t nopts;
+    const struct pol_param *params; /* the policy's, set by pol_bind */
+    char *error;              /* (error_cap) why create() refused */
+    size_t error_cap;
+};
+
 /* One policy: a table of functions and a state hidden behind void *. */
 struct pol_ops {
     const char *name;
-    const char *description; /* one line, for `hetsim policies` */
-    /* Makes the policy's state for cluster C. 0 or SIM_ENOMEM. */
-    int (*create)(const struct cluster *c, void **state);
+    const char *description;        /* one line, for `hetsim policies` */
+    const struct pol_param *params; /* ends with a NULL name; may be NULL */
+    int needs_estimates;
+    int preemptive;                 /* --backfill applies only if not */
+    /* Makes the state. 0, SIM_ENOMEM, or SIM_EINVAL with cfg->error set. */
+    int (*create)(const struct pol_config *cfg, void **state);
     void (*destroy)(void *state);
     void (*on_arrival)(void *state, struct sim *s, uint32_t job);
     void (*on_finish)(void *state, struct sim *s, uint32_t job);
@@ -28,29 +67,70 @@ const struct pol_ops *pol_find(const char *name);
 /* Policy i of the registry, or NULL past the last one. */
 const struct pol_ops *pol_at(size_t i);
 
-/* Creates the state of OPS for cluster C and fills the engine's hooks.
- * 0 or SIM_ENOMEM. Undo with pol_unbind(). */
-int pol_bind(const struct pol_ops *ops, const struct cluster *c,
+/* Checks CFG against OPS (unknown option keys, estimates a policy needs,
+ * --backfill on a preemptive policy), creates the state and fills the
+ * engine's hooks. 0, SIM_ENOMEM, or SIM_EINVAL with cfg->error naming the
+ * policy and what is wrong. Undo with pol_unbind(). */
+int pol_bind(const struct pol_ops *ops, struct pol_config *cfg,
              struct sim_policy *out);
 void pol_unbind(const struct pol_ops *ops, struct sim_policy *p);
+
+/* Option KEY of CFG (the user's value, else the parameter's default) as a
+ * number in [MIN, MAX], or as text. 0, or SIM_EINVAL with cfg->error set. */
+int pol_opt_double(const struct pol_config *cfg, const char *key, double min,
+                   double max, double *out);
+int pol_opt_string(const struct pol_config *cfg, const char *key,
+                   const char **out);
+
+/* Sets cfg->error (printf style) and returns SIM_EINVAL. */
+int pol_refuse(const struct pol_config *cfg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Names of placements and backfill modes, and back (-1 if unknown). */
+const char *pol_placement_name(enum pol_placement p);
+int pol_placement_parse(const char *name);
+int pol_backfill_parse(const char *name);
+
+/* JOB's estimated run time left, in seconds: (est_work - work done) times
+ * the seconds per unit of work where it runs now, or when waiting on its
+ * fastest allowed GPU type on one node; never below 0. Requires est_work. */
+double pol_est_remaining_s(const struct sim *s, uint32_t job);
 
 /* ---- Placement ---------------------------------------------------------- */
 
 struct pol_placer;
 
-/* A placer for cluster C (borrowed), or NULL when out of memory. */
-struct pol_placer *pol_placer_create(const struct cluster *c);
+/* A placer using rule KIND on cluster C (borrowed); SEED drives `random`.
+ * NULL when out of memory. */
+struct pol_placer *pol_placer_create(const struct cluster *c,
+                                     enum pol_placement kind, uint64_t seed);
 void pol_placer_destroy(struct pol_placer *pl);
 
-/* The "fastest" rule: among the placements JOB could get now, the one that
- * runs it soonest done -- the fewest seconds per unit of work of its class
- * (sim_class_spec) on an allowed GPU type, one node or spread. Ties go to
- * the type listed first, then to one node over several. On one node: the
- * lowest-numbered node with room. Over several: nodes in index order, each
- * filled as far as it goes.
+/* GPUs for JOB now, by the placer's rule. Every rule keeps a job on one GPU
+ * type, on allowed types its class can run on, and spreads it over nodes
+ * only when no single node of that type has room. "fastest": among the
+ * placements the job could get now, the fewest seconds per unit of work of
+ * its class (sim_class_spec), one node or spread; ties to the type listed
+ * first, then to one node. On one node: the lowest-numbered node with room;
+ * over several: nodes in index order, each filled as far as it goes.
  * Returns 0 and fills *out (valid until the next call), 1 when nothing fits
  * now, or SIM_ENOMEM. */
-int pol_place_fastest(struct pol_placer *pl, const struct sim *s,
-                      uint32_t job, struct sim_placement *out);
+int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
+              struct sim_placement *out);
+
+/* ---- Non-preemptive list scheduling (listsched.c) ------------------------ */
+
+/* A non-preemptive policy is a key: waiting jobs start in increasing key
+ * order (ties by arrival); the first one that cannot be placed blocks the
+ * rest, unless cfg->backfill lets later jobs start around it. KEY is read
+ * once, when the job arrives. */
+typedef double (*pol_key_fn)(const struct sim *s, uint32_t job);
+
+struct pol_list;
+int pol_list_create(const struct pol_config *cfg, pol_key_fn key,
+                    struct pol_list **out);
+void pol_list_destroy(struct pol_list *l);
+void pol_list_arrival(struct pol_list *l, struct sim *s, uint32_t job);
+int pol_list_schedule(struct pol_list *l, struct sim *s);
 
 #endif

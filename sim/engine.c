@@ -5,6 +5,7 @@
  * schedule once, then tell the observer what changed. Arrivals are pushed one
  * ahead (the next job in submit order), so the heap holds at most the running
  * jobs plus one. */
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -12,11 +13,15 @@
 
 static void on_arrival(struct sim *s, const struct sim_event *ev);
 static void on_finish(struct sim *s, const struct sim_event *ev);
+static void on_wake(struct sim *s, const struct sim_event *ev);
+static int refuse(struct sim *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static void (*const handlers[SIM_EV_KINDS])(struct sim *,
                                             const struct sim_event *) = {
     [SIM_EV_ARRIVAL] = on_arrival,
     [SIM_EV_FINISH] = on_finish,
+    [SIM_EV_WAKE] = on_wake,
 };
 
 /* Legal transitions: bit `to` of legal[from]. */
@@ -118,11 +123,27 @@ static void on_finish(struct sim *s, const struct sim_event *ev)
     release_gpus(s, j);
     job->run_s += s->now - job->last_start;
     job->work_left = 0;
+    s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->finish_time = s->now;
     job_set_state(s, j, JOB_COMPLETED);
     s->instant_changed = 1;
     if (s->policy->on_finish)
         s->policy->on_finish(s->policy->state, s, j);
+}
+
+/* A wake-up asked for by the policy: only a scheduling pass. */
+static void on_wake(struct sim *s, const struct sim_event *ev)
+{
+    (void)ev;
+    s->instant_changed = 1;
+}
+
+int sim_wake_at(struct sim *s, double time)
+{
+    if (!(time >= s->now) || !(time < INFINITY))
+        return refuse(s, "wake-up at %g, before now (%g) or not finite", time,
+                      s->now);
+    return sim_heap_push(&s->heap, time, SIM_EV_WAKE, 0, 0);
 }
 
 static void observe(struct sim *s, const struct sim_observer *obs)
@@ -199,8 +220,6 @@ int sim_run(struct sim *s, const struct sim_policy *p,
 
 /* Records why a decision was refused; the first reason wins. */
 static int refuse(struct sim *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int refuse(struct sim *s, const char *fmt, ...)
 {
     if (!s->decision_error[0]) {
         va_list ap;
@@ -274,8 +293,31 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     if (job->start_time < 0)
         job->start_time = s->now;
     job->last_start = s->now;
-    double run = job->work_left * job->unit_s;
+    job->overhead_run = job->overhead_due;
+    job->overhead_due = 0;
+    double run = job->overhead_run + job->work_left * job->unit_s;
     s->busy_by_type[p->gpu_type] += job->num_gpus;
     s->busy += job->num_gpus;
     return sim_heap_push(&s->heap, s->now + run, SIM_EV_FINISH, j, job->epoch);
+}
+
+int sim_preempt(struct sim *s, uint32_t j)
+{
+    if (j >= s->njobs || s->jobs[j].state != JOB_RUNNING)
+        return refuse(s, "job %u is not running, so it cannot be preempted",
+                      j);
+    struct sim_job *job = &s->jobs[j];
+    double elapsed = s->now - job->last_start;
+    double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
+    job->work_left = sim_work_left(s, j);
+    release_gpus(s, j);
+    job->run_s += elapsed;
+    job->epoch++; /* its finish event is now stale */
+    job->preemptions++;
+    job->overhead_due = s->restart_overhead;
+    s->overhead_gpu_s += paid * job->num_gpus;
+    s->preemptions++;
+    job_set_state(s, j, JOB_PREEMPTED);
+    queue_push(s, j);
+    return 0;
 }

@@ -25,6 +25,8 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
     memset(out, 0, sizeof *out);
     out->jobs_total = s->njobs;
     out->events = s->events;
+    out->preemptions_total = s->preemptions;
+    out->overhead_gpu_s = s->overhead_gpu_s;
     double *jct = malloc((s->njobs ? s->njobs : 1) * sizeof *jct);
     if (!jct)
         return SIM_ENOMEM;

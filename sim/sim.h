@@ -123,6 +123,7 @@ struct sim_job_spec {
     uint32_t allowed;     /* bit t set = may run on GPU type t; 0 = any */
     uint32_t trace_index; /* the caller's handle, returned in results */
     int32_t job_class;    /* from sim_add_class, or 0 */
+    double est_work;      /* what policies believe `work` is; 0 = unknown */
 };
 
 struct sim_job {
@@ -134,6 +135,9 @@ struct sim_job {
     double work_left;    /* units of work still to do */
     double last_start;   /* when the current run began */
     double unit_s;       /* seconds per unit of work where it runs now */
+    double est_work;     /* estimate of work (0 = none), for policies */
+    double overhead_due; /* restart overhead its next start pays, s */
+    double overhead_run; /* overhead paid at the start of the current run */
     uint32_t trace_index;
     uint32_t allowed;    /* types it may use and its class can run on */
     int32_t job_class;
@@ -242,6 +246,24 @@ struct sim_placement {
  * the reason. */
 int sim_start(struct sim *s, uint32_t job, const struct sim_placement *p);
 
+/* Stops running JOB now. Its GPUs are freed, the work done so far is kept,
+ * it waits again (PREEMPTED) at the tail of the queue, and its next start
+ * first pays the restart overhead (sim_set_restart_overhead) before work
+ * resumes. Returns 0, or SIM_EDECISION when JOB is not running. */
+int sim_preempt(struct sim *s, uint32_t job);
+
+/* Asks for a scheduling pass at TIME (>= now), e.g. when a running job's
+ * priority will cross a threshold. 0, SIM_EINVAL or SIM_ENOMEM. */
+int sim_wake_at(struct sim *s, double time);
+
+/* Seconds a preempted job loses on each restart (default 0); before run. */
+void sim_set_restart_overhead(struct sim *s, double seconds);
+
+/* Time JOB has spent running so far (the current run included), and the
+ * work it has left now (its current run's progress included). */
+double sim_attained_s(const struct sim *s, uint32_t job);
+double sim_work_left(const struct sim *s, uint32_t job);
+
 /* ---- Results ------------------------------------------------------------ */
 
 struct sim_summary {
@@ -250,6 +272,8 @@ struct sim_summary {
     double avg_jct_s, median_jct_s, p95_jct_s, p99_jct_s;
     double avg_wait_s, avg_slowdown, gpu_utilization;
     double busy_gpu_s;
+    uint64_t preemptions_total;
+    double overhead_gpu_s; /* GPU-seconds spent on restart overheads */
     double utilization_by_type[SIM_MAX_GPU_TYPES];
     uint64_t events;
 };

@@ -28,7 +28,8 @@ int sim_cluster_parse(const char *text, const char *src, struct cluster **out,
 
 /* ---- Event heap (heap.c) ------------------------------------------------ */
 
-enum sim_event_kind { SIM_EV_ARRIVAL, SIM_EV_FINISH, SIM_EV_KINDS };
+enum sim_event_kind { SIM_EV_ARRIVAL, SIM_EV_FINISH, SIM_EV_WAKE,
+                      SIM_EV_KINDS };
 
 struct sim_event {
     double time;
@@ -107,6 +108,9 @@ struct sim {
     int observed, last_queued, last_busy;
     int32_t last_busy_by_type[SIM_MAX_GPU_TYPES];
     int ran, oom;
+    double restart_overhead;
+    uint64_t preemptions;
+    double overhead_gpu_s;
     char decision_error[200];
 };
 

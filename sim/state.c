@@ -117,6 +117,7 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         !(spec->submit_time < INFINITY) || !(spec->work < INFINITY) ||
         spec->num_gpus < 1 || (spec->allowed & ~all) ||
         spec->job_class < 0 || spec->job_class >= s->nclasses ||
+        !(spec->est_work >= 0) || !(spec->est_work < INFINITY) ||
         s->njobs >= INT32_MAX)
         return SIM_EINVAL;
     if (s->njobs == s->jobs_cap) {
@@ -137,6 +138,7 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         .allowed = (spec->allowed ? spec->allowed : all) &
                    runnable_types(s, spec->job_class),
         .job_class = spec->job_class,
+        .est_work = spec->est_work,
         .num_gpus = spec->num_gpus,
         .gpu_type = -1,
         .prev = -1,
@@ -276,6 +278,30 @@ const int32_t *sim_type_nodes(const struct sim *s, int32_t gpu_type,
     SIM_ASSERT(gpu_type >= 0 && gpu_type < s->cluster->ntypes);
     *count = s->maps[gpu_type].n;
     return s->maps[gpu_type].nodes;
+}
+
+void sim_set_restart_overhead(struct sim *s, double seconds)
+{
+    SIM_ASSERT(!s->ran && seconds >= 0 && seconds < INFINITY);
+    s->restart_overhead = seconds;
+}
+
+double sim_attained_s(const struct sim *s, uint32_t job)
+{
+    SIM_ASSERT(job < s->njobs);
+    const struct sim_job *j = &s->jobs[job];
+    return j->run_s + (j->state == JOB_RUNNING ? s->now - j->last_start : 0);
+}
+
+double sim_work_left(const struct sim *s, uint32_t job)
+{
+    SIM_ASSERT(job < s->njobs);
+    const struct sim_job *j = &s->jobs[job];
+    if (j->state != JOB_RUNNING)
+        return j->work_left;
+    double working = s->now - j->last_start - j->overhead_run;
+    double left = j->work_left - (working > 0 ? working / j->unit_s : 0);
+    return left > 0 ? left : 0;
 }
 
 const struct sim_class_spec *sim_class(const struct sim *s, int32_t cls)

@@ -30,7 +30,7 @@ static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
 {
     struct sim_job_spec spec = {submit, duration, gpus, allowed,
-                                (uint32_t)sim_njobs(s), 0};
+                                (uint32_t)sim_njobs(s), 0, 0};
     cr_assert_eq(sim_add_job(s, &spec), 0);
 }
 
@@ -40,7 +40,10 @@ static void run_policy(struct sim *s, const char *name,
     const struct pol_ops *ops = pol_find(name);
     cr_assert_not_null(ops, "no policy %s", name);
     struct sim_policy hooks;
-    cr_assert_eq(pol_bind(ops, sim_cluster(s), &hooks), 0);
+    char why[256] = "";
+    struct pol_config cfg = {.cluster = sim_cluster(s), .error = why,
+                             .error_cap = sizeof why};
+    cr_assert_eq(pol_bind(ops, &cfg, &hooks), 0, "%s", why);
     struct sim_error err = {0};
     int rc = sim_run(s, &hooks, obs, &err);
     pol_unbind(ops, &hooks);
@@ -268,10 +271,10 @@ Test(fifo, places_each_job_class_on_its_own_fastest_type)
     struct sim_class_spec spec = {{0.2, 0.1}, {0.4, 0.3}};
     int32_t cls;
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
-    struct sim_job_spec j0 = {0, 100, 2, 0, 0, cls}; /* K80 node 1: 10 s */
-    struct sim_job_spec j1 = {0, 100, 2, 0, 1, cls}; /* K80 node 2: 10 s */
-    struct sim_job_spec j2 = {0, 100, 2, 0, 2, cls}; /* V100: 20 s */
-    struct sim_job_spec j3 = {0, 100, 1, 0, 3, 0};   /* class 0: V100 */
+    struct sim_job_spec j0 = {0, 100, 2, 0, 0, cls, 0}; /* K80 node 1: 10 s */
+    struct sim_job_spec j1 = {0, 100, 2, 0, 1, cls, 0}; /* K80 node 2: 10 s */
+    struct sim_job_spec j2 = {0, 100, 2, 0, 2, cls, 0}; /* V100: 20 s */
+    struct sim_job_spec j3 = {0, 100, 1, 0, 3, 0, 0};   /* class 0: V100 */
     cr_assert_eq(sim_add_job(s, &j0), 0);
     cr_assert_eq(sim_add_job(s, &j1), 0);
     cr_assert_eq(sim_add_job(s, &j2), 0);

@@ -291,7 +291,7 @@ static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
 {
     struct sim_job_spec spec = {submit, duration, gpus, allowed,
-                                (uint32_t)sim_njobs(s), 0};
+                                (uint32_t)sim_njobs(s), 0, 0};
     cr_assert_eq(sim_add_job(s, &spec), 0);
 }
 
@@ -427,9 +427,11 @@ Test(engine, refuses_jobs_with_impossible_specs)
     struct cluster *c = parse(two_nodes_each);
     struct sim *s = sim_create(c, 1);
     struct sim_job_spec bad[] = {
-        {-1, 10, 1, 0, 0, 0}, {0, 0, 1, 0, 0, 0}, {0, 10, 0, 0, 0, 0},
-        {0, 10, 1, 4u, 0, 0}, /* type 2 does not exist */
-        {0, 10, 1, 0, 0, 5},  /* no class 5 */
+        {-1, 10, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0},
+        {0, 10, 0, 0, 0, 0, 0},
+        {0, 10, 1, 4u, 0, 0, 0}, /* type 2 does not exist */
+        {0, 10, 1, 0, 0, 5, 0},  /* no class 5 */
+        {0, 10, 1, 0, 0, 0, -1}, /* negative estimate */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(sim_add_job(s, &bad[i]), SIM_EINVAL, "case %zu", i);
@@ -483,8 +485,8 @@ Test(engine, runs_a_job_class_at_its_own_seconds_per_unit_of_work)
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
     cr_assert_eq(cls, 1);
     cr_assert_eq(sim_nclasses(s), 2);
-    struct sim_job_spec a = {0, 100, 2, 0, 0, cls};  /* V100 node: 50 s */
-    struct sim_job_spec b = {0, 100, 2, 2u, 1, cls}; /* K80 only: 200 s */
+    struct sim_job_spec a = {0, 100, 2, 0, 0, cls, 0};  /* V100 node: 50 s */
+    struct sim_job_spec b = {0, 100, 2, 2u, 1, cls, 0}; /* K80 only: 200 s */
     cr_assert_eq(sim_add_job(s, &a), 0);
     cr_assert_eq(sim_add_job(s, &b), 0);
     cr_assert_float_eq(sim_runtime_on(s, 0, 0, 1), 300, 1e-12);
@@ -503,8 +505,8 @@ Test(engine, excludes_gpu_types_a_class_cannot_run_on)
     struct sim_class_spec spec = {{0, 1}, {0, 0}}; /* K80 only */
     int32_t cls;
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
-    struct sim_job_spec a = {0, 10, 1, 1u, 0, cls}; /* asks V100 only */
-    struct sim_job_spec b = {0, 10, 1, 0, 1, cls};
+    struct sim_job_spec a = {0, 10, 1, 1u, 0, cls, 0}; /* asks V100 only */
+    struct sim_job_spec b = {0, 10, 1, 0, 1, cls, 0};
     cr_assert_eq(sim_add_job(s, &a), 0);
     cr_assert_eq(sim_add_job(s, &b), 0);
     cr_assert_eq(sim_job(s, 1)->allowed, 2u);
@@ -513,6 +515,85 @@ Test(engine, excludes_gpu_types_a_class_cannot_run_on)
     cr_assert_eq(sim_job(s, 1)->gpu_type, 1);
     struct sim_class_spec bad = {{-1}, {0}};
     cr_assert_eq(sim_add_class(s, &bad, &cls), SIM_EINVAL);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+/* ---- Preemption --------------------------------------------------------- */
+
+/* Whenever another job waits while job 0 runs, job 0 is preempted; then
+ * waiting jobs start in queue order where they fit. */
+static int preempt_zero_schedule(void *state, struct sim *s)
+{
+    int32_t head = sim_queue_head(s);
+    if (head >= 0 && head != 0 && sim_job(s, 0)->state == JOB_RUNNING) {
+        int rc = sim_preempt(s, 0);
+        if (rc)
+            return rc;
+    }
+    return first_node_schedule(state, s);
+}
+
+/* One GPU; job 0 (100 s) is preempted at 40 by job 1 (10 s), restarts at 50
+ * paying a 5 s overhead, is preempted again at 52 (still in its overhead,
+ * so no work is lost or gained) by job 2 (1 s), and restarts at 53:
+ * 53 + 5 + 60 = 118. It ran 40 + 2 + 65 = 107 s and waited 11 s; overheads
+ * took 2 + 5 = 7 GPU-seconds. */
+Test(preemption, keeps_work_done_and_charges_the_restart_overhead)
+{
+    struct cluster *c = parse(
+        "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}");
+    struct sim *s = sim_create(c, 1);
+    sim_set_restart_overhead(s, 5);
+    add(s, 0, 100, 1, 0);
+    add(s, 40, 10, 1, 0);
+    add(s, 52, 1, 1, 0);
+    struct sim_policy p = {"preempt-zero", NULL, NULL, NULL,
+                           preempt_zero_schedule};
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &p, NULL, &err), 0, "%s", err.text);
+    const struct sim_job *j0 = sim_job(s, 0);
+    cr_assert_float_eq(j0->finish_time, 118, 1e-9);
+    cr_assert_eq(j0->preemptions, 2);
+    cr_assert_float_eq(j0->run_s, 107, 1e-9);
+    cr_assert_float_eq(j0->start_time, 0, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->finish_time, 50, 1e-9);
+    cr_assert_float_eq(sim_job(s, 2)->finish_time, 53, 1e-9);
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_assert_eq(m.preemptions_total, 2);
+    cr_assert_float_eq(m.overhead_gpu_s, 7, 1e-9);
+    cr_assert_float_eq(m.avg_wait_s, (11.0 + 0 + 0) / 3, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+static double seen_work_left, seen_attained;
+static int observe_then_preempt(void *state, struct sim *s)
+{
+    if (sim_now(s) == 30) {
+        seen_work_left = sim_work_left(s, 0);
+        seen_attained = sim_attained_s(s, 0);
+        return sim_preempt(s, 1); /* job 1 is still waiting */
+    }
+    return first_node_schedule(state, s);
+}
+
+Test(preemption, reports_progress_and_refuses_to_preempt_a_waiting_job)
+{
+    /* Job 0 runs from 0 on a K80 (speed 0.25): at 30 it has done 7.5 of
+     * its 50 reference-seconds of work. */
+    struct cluster *c = parse(two_nodes_each);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 50, 1, 2u);
+    add(s, 30, 10, 8, 2u);
+    struct sim_policy p = {"peek", NULL, NULL, NULL, observe_then_preempt};
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &p, NULL, &err), SIM_EDECISION);
+    cr_assert_float_eq(seen_work_left, 42.5, 1e-12);
+    cr_assert_float_eq(seen_attained, 30, 1e-12);
+    cr_assert(strstr(err.text, "job 1 is not running"), "%s", err.text);
     sim_destroy(s);
     cluster_destroy(c);
 }

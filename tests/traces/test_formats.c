@@ -161,7 +161,7 @@ Test(trace_formats, rejects_a_format_out_of_range)
 
 Test(native_reader, reads_every_case_through_trace_read_too)
 {
-    case_run_all("native", "csv", TRACE_FMT_NATIVE, 20, 40);
+    case_run_all("native", "csv", TRACE_FMT_NATIVE, NULL, 20, 40);
 }
 
 Test(native_reader, reads_the_new_optional_columns)

@@ -1,34 +1,28 @@
 /* test_gavel.c -- the reader of Gavel's .trace files (gavel.c).
  *
  * Cases as data: tests/data/gavel/{valid,invalid}/<case>.trace (see
- * reader_cases.h). Expected figures of the shipped traces were computed from
+ * cases.h). Expected figures of the shipped traces were computed from
  * the files with awk, e.g.
  *   awk -F'\t' '{n++; s+=$5} END{printf "%d %.0f\n", n, s}' 6214e9.trace
  * and run times with python3's json module on simulation_throughputs.json
  * (total_steps / d[worker]["('<job type>', <gpus>)"]['null']). */
 #include <criterion/criterion.h>
 
-#include "reader_cases.h"
-#include "traces.h"
+#include "cases.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define GAVEL_DIR HETSIM_SOURCE_DIR "/traces/gavel"
 #define TRACE_6214E9 GAVEL_DIR "/msr/seed=0/6214e9.trace"
 #define TRACE_11CB48 GAVEL_DIR "/msr/seed=0/11cb48.trace"
 
-static struct trace *read_ok(const char *path, int flags)
+/* Reads a Gavel trace that must be valid. */
+static struct trace *read_ok(const char *path)
 {
-    struct trace_options opt = {flags, 0};
-    struct trace *t = NULL;
-    struct trace_error e;
-    int rc = trace_read_gavel(path, &opt, &t, &e);
-    cr_assert_eq(rc, 0, "%s:%ld:%ld: %s", e.source, e.line, e.column, e.text);
-    return t;
+    return case_read_ok(path, TRACE_FMT_GAVEL, NULL);
 }
 
 static double sum_iterations(const struct trace *t)
@@ -41,12 +35,12 @@ static double sum_iterations(const struct trace *t)
 
 Test(gavel_reader, reads_every_case_as_expected)
 {
-    tcase_run("gavel", "trace", trace_read_gavel, 5, 18);
+    case_run_all("gavel", "trace", TRACE_FMT_GAVEL, trace_read_gavel, 5, 18);
 }
 
 Test(gavel_reader, reads_the_shipped_trace_6214e9)
 {
-    struct trace *t = read_ok(TRACE_6214E9, 0);
+    struct trace *t = read_ok(TRACE_6214E9);
     double gpus = 0, submit = 0;
     cr_expect_eq(t->njobs, 2000);
     cr_expect_eq(t->format, TRACE_FMT_GAVEL);
@@ -104,7 +98,7 @@ Test(gavel_reader, reads_every_shipped_trace)
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.trace", GAVEL_DIR, files[i].name);
-        struct trace *t = read_ok(path, 0);
+        struct trace *t = read_ok(path);
         cr_expect_eq(t->njobs, files[i].jobs, "%s: %zu jobs", files[i].name,
                      t->njobs);
         msr += strncmp(files[i].name, "msr", 3) == 0 ? t->njobs : 0;
@@ -116,7 +110,7 @@ Test(gavel_reader, reads_every_shipped_trace)
 Test(gavel_reader, reads_the_physical_cluster_layout)
 {
     struct trace *t =
-        read_ok(GAVEL_DIR "/physical_cluster/max_min_fairness.trace", 0);
+        read_ok(GAVEL_DIR "/physical_cluster/max_min_fairness.trace");
     /* awk -F'\t' '{s+=$6; g+=$7} END{printf "%.0f %d", s, g}' */
     double gpus = 0;
     for (size_t i = 0; i < t->njobs; i++) {
@@ -159,7 +153,7 @@ Test(gavel_reader, run_times_come_from_the_throughput_table)
     cr_assert_eq(trace_throughputs_load(
                      GAVEL_DIR "/simulation_throughputs.json", &m, &e),
                  0, "%s", e.text);
-    struct trace *t = read_ok(TRACE_6214E9, 0);
+    struct trace *t = read_ok(TRACE_6214E9);
     /* line 1: Transformer (batch size 128), 1 GPU, 20851471 steps */
     expect_run_times(m, t, 0, 0,
                      (const double[]){21242704.124453995, 6784198.201658891,
@@ -173,7 +167,7 @@ Test(gavel_reader, run_times_come_from_the_throughput_table)
     /* 11cb48 asks for 16 GPUs on line 1014 (Transformer (batch size 128),
      * 7398 steps): 7398 / (d[w][T128, 8] * 16 / 8); on line 1017 (CycleGAN,
      * measured on 1 GPU only, 38959 steps): 38959 / (d[w][CycleGAN, 1] * 16) */
-    t = read_ok(TRACE_11CB48, 0);
+    t = read_ok(TRACE_11CB48);
     cr_assert_eq(t->jobs[1013].num_gpus, 16);
     expect_run_times(m, t, 1013, 1,
                      (const double[]){703.6314244655888, 270.31623246398834,
@@ -188,10 +182,7 @@ Test(gavel_reader, run_times_come_from_the_throughput_table)
 
 Test(gavel_reader, is_what_trace_read_detects_for_a_dot_trace_file)
 {
-    struct trace *t = NULL;
-    struct trace_error e;
-    int rc = trace_read(TRACE_6214E9, TRACE_FMT_AUTO, NULL, &t, &e);
-    cr_assert_eq(rc, 0, "%s", e.text);
+    struct trace *t = case_read_ok(TRACE_6214E9, TRACE_FMT_AUTO, NULL);
     cr_expect_eq(t->format, TRACE_FMT_GAVEL);
     cr_expect_eq(t->njobs, 2000);
     trace_destroy(t);
@@ -208,12 +199,13 @@ Test(gavel_reader, reports_a_missing_file)
     cr_expect_eq(e.line, 0);
 }
 
-/* Writes n jobs whose command is cmd_len bytes into a temporary file. */
-static void write_jobs(const char *path, size_t n, size_t cmd_len)
+/* Writes n jobs whose command is cmd_len bytes into a new temporary file;
+ * its name goes to path. */
+static void write_jobs(char *path, size_t size, size_t n, size_t cmd_len)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = case_temp_file(path, size);
     char *cmd = malloc(cmd_len + 1);
-    cr_assert(f && cmd);
+    cr_assert_not_null(cmd);
     memset(cmd, 'x', cmd_len);
     cmd[cmd_len] = '\0';
     for (size_t i = 0; i < n; i++)
@@ -225,23 +217,20 @@ static void write_jobs(const char *path, size_t n, size_t cmd_len)
 
 Test(gavel_reader, reads_lines_longer_than_its_blocks)
 {
-    char path[] = "/tmp/hetsim-gavel-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    write_jobs(path, 3, (size_t)3 << 20); /* three 3 MiB commands */
-    struct trace *t = read_ok(path, 0);
+    char path[4096];
+    write_jobs(path, sizeof path, 3, (size_t)3 << 20); /* 3 MiB commands */
+    struct trace *t = case_read_temp(path, TRACE_FMT_GAVEL);
     cr_expect_eq(t->njobs, 3);
     cr_expect_eq(t->jobs[2].iterations, 3);
     cr_expect_eq(t->jobs[2].num_gpus, 3);
     cr_expect_eq(t->jobs[2].line, 3);
     trace_destroy(t);
-    write_jobs(path, 100000, 37); /* lines across many block boundaries */
-    t = read_ok(path, 0);
+    /* lines across many block boundaries */
+    write_jobs(path, sizeof path, 100000, 37);
+    t = case_read_temp(path, TRACE_FMT_GAVEL);
     cr_expect_eq(t->njobs, 100000);
     cr_expect(sum_iterations(t) == 100000.0 * 100001.0 / 2);
     cr_expect(t->jobs[99999].submit_time == 99999.0);
     cr_expect_eq(t->jobs[99999].num_gpus, 8);
     trace_destroy(t);
-    unlink(path);
 }

@@ -19,7 +19,7 @@
 
 Test(philly_reader, reads_every_valid_case_and_rejects_every_invalid_one)
 {
-    case_run_all("philly", "csv", TRACE_FMT_PHILLY, 5, 30);
+    case_run_all("philly", "csv", TRACE_FMT_PHILLY, NULL, 5, 30);
 }
 
 Test(philly_reader, is_chosen_by_detection_and_by_name)
@@ -33,17 +33,6 @@ Test(philly_reader, is_chosen_by_detection_and_by_name)
     cr_expect_eq(t->njobs, 5);
     cr_expect_eq(t->format, TRACE_FMT_PHILLY);
     trace_destroy(t);
-}
-
-static FILE *temp_file(char *path, size_t size)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(path, size, "%s/hetsim_philly_XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
-    FILE *f = fdopen(fd, "wb");
-    cr_assert_not_null(f);
-    return f;
 }
 
 static int is_leap(int y)
@@ -60,7 +49,7 @@ Test(philly_reader, converts_every_day_of_231_years_like_a_calendar_walk)
     static const int mdays[12] = {31, 28, 31, 30, 31, 30,
                                   31, 31, 30, 31, 30, 31};
     char path[4096];
-    FILE *f = temp_file(path, sizeof path);
+    FILE *f = case_temp_file(path, sizeof path);
     int64_t day = 0;
     size_t n = 0;
     fputs("timestamp,duration,num_gpus,gpu_time,cluster\n", f);
@@ -74,11 +63,7 @@ Test(philly_reader, converts_every_day_of_231_years_like_a_calendar_walk)
                 day++;
             }
     fclose(f);
-    struct trace *t = NULL;
-    struct trace_error e;
-    int rc = trace_read_philly(path, NULL, &t, &e);
-    unlink(path);
-    cr_assert_eq(rc, 0, "%ld:%ld: %s", e.line, e.column, e.text);
+    struct trace *t = case_read_temp(path, TRACE_FMT_PHILLY);
     cr_assert_eq(t->njobs, (size_t)day + 1);
     for (n = 1; n < t->njobs; n++) {
         int64_t d = (int64_t)n - 1;
@@ -94,16 +79,13 @@ Test(philly_reader, converts_every_day_of_231_years_like_a_calendar_walk)
 Test(philly_reader, keeps_absolute_seconds_exact_for_a_known_instant)
 {
     char path[4096];
-    FILE *f = temp_file(path, sizeof path);
+    FILE *f = case_temp_file(path, sizeof path);
     /* `date -u -d '2017-10-03 12:00:00' +%s` = 1507032000 */
     fputs("timestamp,duration,num_gpus,gpu_time,cluster\n"
           "2017-10-03 12:00:00,1,1,1,c\n1970-01-01 00:00:00,1,1,1,c\n",
           f);
     fclose(f);
-    struct trace *t = NULL;
-    int rc = trace_read(path, TRACE_FMT_PHILLY, NULL, &t, NULL);
-    unlink(path);
-    cr_assert_eq(rc, 0);
+    struct trace *t = case_read_temp(path, TRACE_FMT_PHILLY);
     cr_expect_eq(t->jobs[0].submit_time, 1507032000.0);
     cr_expect_eq(t->jobs[1].submit_time, 0.0);
     trace_destroy(t);
@@ -127,15 +109,14 @@ Test(philly_reader, subtracts_the_earliest_time_even_when_it_comes_last)
 {
     char path[4096];
     const int n = 20000;
-    FILE *f = temp_file(path, sizeof path);
+    FILE *f = case_temp_file(path, sizeof path);
     fputs("timestamp,duration,num_gpus,gpu_time,cluster\n", f);
     for (int i = n - 1; i >= 0; i--)
         fprintf(f, "2019-06-%02d 00:%02d:%02d,%d,%d,%d,vc%d\n", 1 + i / 3600,
                 (i / 60) % 60, i % 60, 1 + i % 50, 1 + i % 4,
                 (1 + i % 50) * (1 + i % 4), i % 3);
     fclose(f);
-    struct trace *t = case_read_ok(path, TRACE_FMT_PHILLY, NULL);
-    unlink(path);
+    struct trace *t = case_read_temp(path, TRACE_FMT_PHILLY);
     cr_assert_eq(t->njobs, (size_t)n);
     for (int k = 0; k < n; k++) {
         int i = n - 1 - k;

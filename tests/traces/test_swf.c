@@ -15,7 +15,7 @@
 
 Test(swf_reader, reads_every_valid_case_and_rejects_every_invalid_one)
 {
-    case_run_all("swf", "swf", TRACE_FMT_SWF, 4, 20);
+    case_run_all("swf", "swf", TRACE_FMT_SWF, NULL, 4, 20);
 }
 
 static double sum_of(const struct trace *t, int field)

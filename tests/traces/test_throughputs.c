@@ -5,12 +5,11 @@
  *   d = json.load(open('traces/gavel/simulation_throughputs.json'))
  *   d['v100']["('Transformer (batch size 128)', 8)"]['null'] * 16 / 8
  * and written here with repr() (17 significant digits). Malformed files are
- * cases as data: tests/data/throughputs/invalid/<case>.json with
- * <case>.expect ("L:C: TEXT") beside it. */
+ * cases as data (cases.h): tests/data/throughputs/invalid/<case>.json with
+ * <case>.expect beside it. */
 #include <criterion/criterion.h>
 
-#include "reader_cases.h"
-#include "traces.h"
+#include "cases.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -203,24 +202,8 @@ Test(throughputs, answers_minus_one_for_what_it_does_not_know)
 
 Test(throughputs, rejects_every_invalid_case_with_its_error)
 {
-    char dir[1024], *names[128];
-    snprintf(dir, sizeof dir, "%s/throughputs/invalid", HETSIM_TEST_DATA);
-    size_t n = tcase_list(dir, "json", names, 128);
-    cr_expect_geq(n, 30, "only %zu cases", n);
-    for (size_t i = 0; i < n; i++) {
-        char path[1100], spec[1024];
-        struct trace_throughputs *m = (struct trace_throughputs *)&m;
-        struct trace_error e;
-        snprintf(path, sizeof path, "%s/%s.expect", dir, names[i]);
-        tcase_read_invalid(path, spec, sizeof spec);
-        snprintf(path, sizeof path, "%s/%s.json", dir, names[i]);
-        int rc = trace_throughputs_load(path, &m, &e);
-        cr_expect_eq(rc, TRACE_EPARSE, "%s: rc %d", names[i], rc);
-        cr_expect_null(m, "%s: *out not NULL", names[i]);
-        cr_expect_str_eq(e.source, path, "%s", names[i]);
-        tcase_expect_error(&e, spec, names[i]);
-        free(names[i]);
-    }
+    const struct case_target table = {CASE_THROUGHPUTS, TRACE_FMT_AUTO, NULL};
+    case_run("throughputs", "invalid", "json", &table, 30);
 }
 
 Test(throughputs, reports_a_missing_file)

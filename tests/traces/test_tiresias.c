@@ -13,7 +13,7 @@
 
 Test(tiresias_reader, reads_every_valid_case_and_rejects_every_invalid_one)
 {
-    case_run_all("tiresias", "csv", TRACE_FMT_TIRESIAS, 4, 15);
+    case_run_all("tiresias", "csv", TRACE_FMT_TIRESIAS, NULL, 4, 15);
 }
 
 Test(tiresias_reader, reads_the_shipped_60_job_csv_with_the_counts_of_awk)

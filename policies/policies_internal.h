@@ -1,0 +1,10 @@
+/* policies_internal.h -- shared between the files of the policies module
+ * only: every built-in policy's ops table, for the registry. */
+#ifndef HETSIM_POLICIES_INTERNAL_H
+#define HETSIM_POLICIES_INTERNAL_H
+
+#include "policy.h"
+
+extern const struct pol_ops pol_fifo;
+
+#endif
