@@ -340,6 +340,15 @@ int cli_run(int argc, char **argv)
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     const struct pol_ops *ops = pol_find(cfg.policy);
+    size_t plen = strlen(cfg.policy);
+    if (!ops && (strchr(cfg.policy, '/') ||
+                 (plen > 3 && strcmp(cfg.policy + plen - 3, ".so") == 0))) {
+        char why[1024];
+        if (pol_load_plugin(cfg.policy, &ops, why, sizeof why) != 0) {
+            cli_error("%s", why);
+            return CLI_BAD_INPUT;
+        }
+    }
     if (!ops) {
         char names[512] = "";
         for (size_t i = 0; pol_at(i); i++) {

@@ -1,30 +1,8 @@
-/* place.c -- choosing GPUs for one job. */
+/* place.c -- choosing GPUs for one job: the placer, the `fastest` rule, and
+ * the helpers the other rules (place_rules.c) share. */
 #include <stdlib.h>
 
-#include "policy.h"
-
-struct candidate {
-    double unit_s;  /* seconds per unit of work there: lower is faster */
-    int32_t type;
-    int32_t spread; /* 0 = one node, 1 = several */
-};
-
-/* The placements of one job class, fastest first. */
-struct ranking {
-    struct candidate cand[2 * SIM_MAX_GPU_TYPES];
-    int32_t ncand;
-    int built;
-};
-
-struct pol_placer {
-    const struct cluster *cluster;
-    enum pol_placement kind;
-    uint64_t seed;
-    struct ranking *by_class; /* (nclasses), built on first use */
-    int32_t nclasses;
-    struct sim_seg *segs;     /* (segs_cap) the placement handed out */
-    size_t segs_cap;
-};
+#include "place_internal.h"
 
 static int faster(const void *a, const void *b)
 {
@@ -36,29 +14,69 @@ static int faster(const void *a, const void *b)
     return x->spread - y->spread;
 }
 
+/* Sizes of the scratch arrays: the most nodes of one type, the most GPUs on
+ * one node; and the most GPUs on one node of each type, counted here rather
+ * than trusted from a cluster that may have been built by hand. */
+static void scratch_sizes(struct pol_placer *pl, int32_t *nodes,
+                          int32_t *gpus)
+{
+    const struct cluster *c = pl->cluster;
+    int32_t per_type[SIM_MAX_GPU_TYPES] = {0};
+    *nodes = 1;
+    *gpus = 1;
+    for (int32_t i = 0; i < c->nnodes; i++) {
+        int32_t t = c->nodes[i].gpu_type, g = c->nodes[i].gpus;
+        if (++per_type[t] > *nodes)
+            *nodes = per_type[t];
+        if (g > *gpus)
+            *gpus = g;
+        if (g > pl->most_per_node[t])
+            pl->most_per_node[t] = g;
+    }
+}
+
 struct pol_placer *pol_placer_create(const struct cluster *c,
                                      enum pol_placement kind, uint64_t seed)
 {
     struct pol_placer *pl = calloc(1, sizeof *pl);
-    if (pl) {
-        pl->cluster = c;
-        pl->kind = kind;
-        pl->seed = seed;
+    if (!pl)
+        return NULL;
+    pl->cluster = c;
+    pl->kind = kind;
+    pl->seed = seed;
+    int32_t nodes, gpus;
+    scratch_sizes(pl, &nodes, &gpus);
+    pl->order = malloc((size_t)nodes * sizeof *pl->order);
+    pl->count = malloc(((size_t)gpus + 2) * sizeof *pl->count);
+    if (!pl->order || !pl->count)
+        goto fail;
+    if (kind == POL_PLACE_RANDOM) {
+        if (!(pl->rng = gsl_rng_alloc(gsl_rng_mt19937)))
+            goto fail;
+        /* Its own stream, so placements do not shift other random
+         * choices made with the same seed. */
+        gsl_rng_set(pl->rng, (unsigned long)(seed ^ 0x91ace5eedu));
     }
     return pl;
+fail:
+    pol_placer_destroy(pl);
+    return NULL;
 }
 
 void pol_placer_destroy(struct pol_placer *pl)
 {
     if (!pl)
         return;
+    if (pl->rng)
+        gsl_rng_free(pl->rng);
     free(pl->by_class);
     free(pl->segs);
+    free(pl->order);
+    free(pl->count);
     free(pl);
 }
 
-/* The ranking of class CLS, built the first time it is asked for. */
-static const struct ranking *ranking_of(struct pol_placer *pl,
+const struct ranking *pol_place_ranking(struct pol_placer *pl,
                                         const struct sim *s, int32_t cls)
 {
     if (cls >= pl->nclasses) {
@@ -88,7 +106,7 @@ static const struct ranking *ranking_of(struct pol_placer *pl,
     return r;
 }
 
-static int reserve(struct pol_placer *pl, size_t n)
+int pol_place_reserve(struct pol_placer *pl, size_t n)
 {
     if (n <= pl->segs_cap)
         return 0;
@@ -103,11 +121,8 @@ static int reserve(struct pol_placer *pl, size_t n)
     return 0;
 }
 
-/* Fills nodes of TYPE in index order until NEED GPUs are found; the number
- * of nodes used, or 0 when they do not add up to NEED (never more than one
- * node: that is not a spread). */
-static int32_t spread_over(struct pol_placer *pl, const struct sim *s,
-                           int32_t type, int32_t need)
+int32_t pol_place_spread_in_order(struct pol_placer *pl, const struct sim *s,
+                                  int32_t type, int32_t need)
 {
     int32_t count, nseg = 0;
     const int32_t *nodes = sim_type_nodes(s, type, &count);
@@ -126,9 +141,9 @@ static int place_fastest(struct pol_placer *pl, const struct sim *s,
                          uint32_t job, struct sim_placement *out)
 {
     const struct sim_job *j = sim_job(s, job);
-    const struct ranking *r = ranking_of(pl, s, j->job_class);
+    const struct ranking *r = pol_place_ranking(pl, s, j->job_class);
     int32_t need = j->num_gpus;
-    if (!r || reserve(pl, (size_t)need) != 0)
+    if (!r)
         return SIM_ENOMEM;
     for (int32_t i = 0; i < r->ncand; i++) {
         const struct candidate *c = &r->cand[i];
@@ -141,7 +156,8 @@ static int place_fastest(struct pol_placer *pl, const struct sim *s,
             if (node < 0)
                 continue;
             pl->segs[0] = (struct sim_seg){node, need};
-        } else if ((nseg = spread_over(pl, s, c->type, need)) == 0)
+        } else if ((nseg = pol_place_spread_in_order(pl, s, c->type,
+                                                     need)) == 0)
             continue;
         *out = (struct sim_placement){c->type, nseg, pl->segs};
         return 0;
@@ -152,7 +168,20 @@ static int place_fastest(struct pol_placer *pl, const struct sim *s,
 int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
               struct sim_placement *out)
 {
+    /* A placement has a segment per node, and never more than num_gpus. */
+    int32_t need = sim_job(s, job)->num_gpus;
+    int32_t most = need < pl->cluster->nnodes ? need : pl->cluster->nnodes;
+    if (pol_place_reserve(pl, (size_t)(most > 0 ? most : 1)) != 0)
+        return SIM_ENOMEM;
     switch (pl->kind) {
+    case POL_PLACE_CONSOLIDATE:
+        return pol_place_consolidate(pl, s, job, out);
+    case POL_PLACE_FIRST_FIT:
+        return pol_place_first_fit(pl, s, job, out);
+    case POL_PLACE_BEST_FIT:
+        return pol_place_best_fit(pl, s, job, out);
+    case POL_PLACE_RANDOM:
+        return pol_place_random(pl, s, job, out);
     case POL_PLACE_FASTEST:
     default:
         return place_fastest(pl, s, job, out);

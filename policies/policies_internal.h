@@ -6,5 +6,9 @@
 #include "policy.h"
 
 extern const struct pol_ops pol_fifo;
+extern const struct pol_ops pol_sjf;
+extern const struct pol_ops pol_edf;
+extern const struct pol_ops pol_srtf;
+extern const struct pol_ops pol_las;
 
 #endif

@@ -38,6 +38,8 @@ struct pol_config {
     enum pol_backfill backfill;
     uint64_t seed;
     int has_estimates;        /* every job has est_work > 0 */
+    const double *deadlines;  /* (njobs) by job id, s since trace start;
+                                 NULL = none; NaN or < 0 = this job none */
     const char *const *keys;  /* (nopts) from --policy-opt KEY=VALUE */
     const char *const *values;
     size_t nopts;
@@ -113,6 +115,19 @@ void pol_placer_destroy(struct pol_placer *pl);
  * its class (sim_class_spec), one node or spread; ties to the type listed
  * first, then to one node. On one node: the lowest-numbered node with room;
  * over several: nodes in index order, each filled as far as it goes.
+ * The other rules take one node of any type before they spread ("faster":
+ * the class's seconds per unit of work, then the type listed first), and
+ * a spread fills each node as far as it goes. "consolidate": the fastest
+ * type with room on one node, there the node left with the fewest free
+ * GPUs (then the lowest index); else the type whose spread needs the
+ * fewest nodes (then the faster), nodes with the most free GPUs first.
+ * "first-fit": types in cluster order, the lowest-numbered node with room;
+ * else the first type that can spread, nodes in index order. "best-fit":
+ * over all types, the node left with the fewest free GPUs (then the faster
+ * type, the lower index); else the type left with the fewest free GPUs,
+ * nodes with the fewest free GPUs first. "random" (seeded): a uniformly
+ * random type that can host the job now, there a uniformly random node
+ * with room, else nodes in a random order. Cost: place_rules.c.
  * Returns 0 and fills *out (valid until the next call), 1 when nothing fits
  * now, or SIM_ENOMEM. */
 int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
@@ -132,5 +147,38 @@ int pol_list_create(const struct pol_config *cfg, pol_key_fn key,
 void pol_list_destroy(struct pol_list *l);
 void pol_list_arrival(struct pol_list *l, struct sim *s, uint32_t job);
 int pol_list_schedule(struct pol_list *l, struct sim *s);
+
+/* ---- Plugins (plugin.c; the ABI: include/hetsim/policy_abi.h) ------------ */
+
+/* Loads the policy plugin at PATH (a bare name is taken in the current
+ * folder) and sets *out to its ops, valid for the life of the process; the
+ * same file loaded twice gives the same ops. 0, or SIM_EIO (no such file),
+ * SIM_EPARSE (not a shared object, no hetsim_policy_plugin(), another ABI
+ * version, a broken table) or SIM_EINVAL (too many plugins), with WHY (CAP
+ * bytes) saying so, naming the file. */
+int pol_load_plugin(const char *path, const struct pol_ops **out, char *why,
+                    size_t cap);
+
+/* ---- Preemptive priority scheduling (preemptive.c) ----------------------- */
+
+/* A preemptive policy is a priority: JOB's now, lower = more urgent (ties by
+ * arrival, then id). A waiting job's must not change while it waits; a
+ * running job's moves at *RATE per second (preset 0). Either holds until
+ * *UNTIL (preset INFINITY; later than now), when it is asked again. It must
+ * not jump when the job starts. The rule is in preemptive.c. */
+typedef double (*pol_prio_fn)(void *ctx, const struct sim *s, uint32_t job,
+                              double *rate, double *until);
+/* After each pass: when to look again (INFINITY: not before an event). */
+typedef double (*pol_repass_fn)(void *ctx, const struct sim *s);
+
+/* CTX is the policy's, handed to PRIO and REPASS (NULL: never again). */
+struct pol_preempt;
+int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
+                       pol_repass_fn repass, void *ctx,
+                       struct pol_preempt **out);
+void pol_preempt_destroy(struct pol_preempt *p);
+void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job);
+void pol_preempt_finish(struct pol_preempt *p, struct sim *s, uint32_t job);
+int pol_preempt_schedule(struct pol_preempt *p, struct sim *s);
 
 #endif

@@ -5,6 +5,10 @@
 
 static const struct pol_ops *const registry[] = {
     &pol_fifo,
+    &pol_sjf,
+    &pol_edf,
+    &pol_srtf,
+    &pol_las,
 };
 
 #define NPOLICIES (sizeof registry / sizeof registry[0])

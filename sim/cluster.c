@@ -14,6 +14,9 @@
 #define CLUSTER_MAX_NODES 10000000
 #define CLUSTER_MAX_GPUS_PER_NODE 1024
 #define CLUSTER_MAX_FILE (64u << 20)
+#define CLUSTER_MIN_SPEED 1e-6
+#define CLUSTER_MAX_SPEED 1e6
+#define CLUSTER_MAX_SLOWDOWN 1000.0
 
 void sim_error_set(struct sim_error *err, const char *source, long line,
                    const char *fmt, ...)
@@ -284,7 +287,20 @@ static int parse_cluster(struct cluster *c, const cJSON *root,
                       "cluster.reference_gpu \"%s\" is not in gpu_types", ref);
         return SIM_EPARSE;
     }
+    if (c->spread_slowdown > CLUSTER_MAX_SLOWDOWN) {
+        sim_error_set(err, src, 0, "cluster.spread_slowdown must be from 1 "
+                      "to %g", CLUSTER_MAX_SLOWDOWN);
+        return SIM_EPARSE;
+    }
     for (int32_t t = 0; t < c->ntypes; t++) {
+        /* Bounded so that every ratio of speeds, times the spread penalty,
+         * stays a finite number of seconds. */
+        if (c->types[t].speed < CLUSTER_MIN_SPEED ||
+            c->types[t].speed > CLUSTER_MAX_SPEED) {
+            sim_error_set(err, src, 0, "gpu_types[%d].speed must be from %g "
+                          "to %g", t, CLUSTER_MIN_SPEED, CLUSTER_MAX_SPEED);
+            return SIM_EPARSE;
+        }
         if (c->types[t].gpus == 0) {
             sim_error_set(err, src, 0,
                           "gpu_types[%d] \"%s\" has no nodes: add a node "

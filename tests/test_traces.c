@@ -240,7 +240,8 @@ Test(trace_api, destroy_of_null_is_a_no_op)
 
 Test(trace_api, nostr_is_the_empty_string)
 {
-    struct trace *t = case_read_ok(NATIVE_DIR "/valid/bom.csv", TRACE_FMT_NATIVE, NULL);
+    struct trace *t =
+        case_read_ok(NATIVE_DIR "/valid/bom.csv", TRACE_FMT_NATIVE, NULL);
     cr_expect_str_eq(trace_str(t, TRACE_NOSTR), "");
     cr_expect_str_eq(trace_str(t, t->jobs[0].user), "");
     cr_expect_str_eq(trace_str(NULL, 5), "");

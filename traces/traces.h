@@ -49,7 +49,7 @@ struct trace_job {
     double est_duration;  /* the user's estimate of duration, s */
     double deadline;      /* s since the trace start */
     double weight;        /* priority weight (Gavel physical traces) */
-    double slo;           /* Gavel's SLO factor, as in the file */
+    double slo;           /* Gavel's SLO factor; NAN: none (< 0 in file) */
     double host_mem_mb;   /* host memory asked (Alibaba memory_mib) */
     int64_t iterations;   /* training steps (Gavel total_steps) */
     int32_t num_gpus;     /* >= 1 */
@@ -121,40 +121,48 @@ int trace_detect_format(const char *path, enum trace_format *out,
                         struct trace_error *err);
 
 /* Reads PATH in format F (TRACE_FMT_AUTO: detected); OPT may be NULL for
- * defaults. Contract as trace_read_native. Gavel jobs have duration NAN:
- * their run times come from a throughput matrix (below). */
+ * defaults. Contract as trace_read_native. */
 int trace_read(const char *path, enum trace_format f,
                const struct trace_options *opt, struct trace **out,
                struct trace_error *err);
 
-/* Reads a native hetsim CSV trace (see README, "Trace format"): a header row,
- * columns by name in any order; required job_id, submit_time, num_gpus,
- * duration; optional columns listed in README; unknown columns are ignored.
- * Accepts a UTF-8 BOM, CRLF line ends and RFC 4180 quoted fields.
- * On success returns 0 and *out owns a new trace (free with trace_destroy);
- * *err, when non-NULL, then describes the first row skipped under
- * TRACE_SKIP_BAD_ROWS (line 0 and empty text when none was).
- * On failure returns a negative TRACE_E* code, fills *err when non-NULL and
- * leaves *out NULL. */
+/* Reads a native CSV trace (README, "Trace format"): columns by name, job_id,
+ * submit_time, num_gpus, duration required, unknown ones ignored; UTF-8 BOM,
+ * CRLF and RFC 4180 quotes accepted. Returns 0 with *out owning a new trace
+ * (trace_destroy) and *err, if non-NULL, the first row skipped under
+ * TRACE_SKIP_BAD_ROWS (line 0, "" if none); or a negative TRACE_E* code with
+ * *err filled (if non-NULL) and *out NULL. */
 int trace_read_native(const char *path, int flags, struct trace **out,
                       struct trace_error *err);
 
+/* Readers of one format each: contract as trace_read_native; OPT may be
+ * NULL. Gavel .trace: 7 or 10 tab-separated fields (the first line decides);
+ * ids "<base name>-<line>"; duration NAN (iterations / trace_throughput). */
 int trace_read_gavel(const char *path, const struct trace_options *opt,
                      struct trace **out, struct trace_error *err);
+/* Philly CSV: UTC timestamps become s from the earliest; gpu_time must be
+ * duration * num_gpus (1e-6 relative); ids "philly-<line>". */
 int trace_read_philly(const char *path, const struct trace_options *opt,
                       struct trace **out, struct trace_error *err);
+/* Alibaba 2023 pods: submit = creation_time, duration = deletion_time -
+ * scheduled_time; CPU-only, unscheduled and duration <= 0 pods dropped,
+ * running ones ended at the file's last time, each counted in a note. */
 int trace_read_alibaba2023(const char *path, const struct trace_options *opt,
                            struct trace **out, struct trace_error *err);
+/* SWF 2.2: times from the earliest submit; num_gpus = ceil(processors /
+ * procs_per_gpu); jobs without run time, processors or submit time dropped
+ * into notes; an error's column is the field number (1-18). */
 int trace_read_swf(const char *path, const struct trace_options *opt,
                    struct trace **out, struct trace_error *err);
+/* Tiresias CSV: job_id, num_gpu, submit_time, duration required; model_name
+ * is model and job_type; a repeated job_id is an error. */
 int trace_read_tiresias(const char *path, const struct trace_options *opt,
                         struct trace **out, struct trace_error *err);
 
 /* Frees a trace; NULL is a no-op. */
 void trace_destroy(struct trace *t);
 
-/* Text of a pooled string; "" for TRACE_NOSTR. The pointer lives as long as
- * the trace. */
+/* Text of a pooled string ("" for TRACE_NOSTR); lives as long as T. */
 const char *trace_str(const struct trace *t, uint32_t s);
 
 /* ---- Gavel's measured throughputs (throughputs.c) ---------------------- */
@@ -172,12 +180,12 @@ void trace_throughputs_destroy(struct trace_throughputs *m);
 const char *trace_throughputs_worker(const struct trace_throughputs *m,
                                      size_t i);
 
-/* Steps per second of JOB_TYPE on N GPUs of WORKER, consolidated or spread
- * over servers (the *_unconsolidated entries). 0.0 means it cannot run
- * there. Returns 0 for a measured value, 1 when N has no entry and the
- * largest measured GPU count m of that job type was scaled linearly
- * (throughput(N) = throughput(m) * N / m), or -1 for an unknown worker or
- * job type. */
+/* Steps per second (0..1e9; 0: cannot run there) of JOB_TYPE on N GPUs of
+ * WORKER (any case), consolidated or spread (the *_unconsolidated entries).
+ * 0: measured; 1: a fallback, t(m) * N / m from the largest measured count
+ * m, the consolidated value for a spread 1-GPU job (never spread), a spread
+ * fallback capped at the consolidated value; -1: unknown worker, job type
+ * or N < 1 (*out untouched). */
 int trace_throughput(const struct trace_throughputs *m, const char *worker,
                      const char *job_type, int32_t n, int spread,
                      double *out);

@@ -146,9 +146,9 @@ static void expect_near(double got, const char *want, const char *where)
     cr_expect(fabs(got - w) <= 1e-12 * fabs(w), "%s: got %.17g", where, got);
 }
 
-/* "I FIELD VALUE" of num and str. */
+/* "I FIELD VALUE" of num (str set: of str). */
 static void expect_field(const struct case_target *r,
-                         const union case_object *o, char *args,
+                         const union case_object *o, char *args, int str,
                          const char *where)
 {
     char *idx = strtok(args, " "), *name = strtok(NULL, " ");
@@ -161,10 +161,13 @@ static void expect_field(const struct case_target *r,
     cr_assert(k >= 0 && (size_t)k < n, "%s: record %ld of %zu", where, k, n);
     value = value ? value : empty;
     struct field f = get_field(r, o, (size_t)k, name);
+    cr_assert_eq(f.kind == 's', str, "%s: %s is a %s field", where, name,
+                 str ? "numeric" : "text");
     switch (f.kind) {
     case 'f':
         want = strcmp(value, "nan") == 0 ? NAN : strtod(value, NULL);
-        cr_expect(isnan(want) ? isnan(f.d) : memcmp(&f.d, &want, sizeof want) == 0,
+        cr_expect(isnan(want) ? isnan(f.d)
+                              : memcmp(&f.d, &want, sizeof want) == 0,
                   "%s: %s is %.17g, expected %s", where, name, f.d, value);
         break;
     case 'i':
@@ -196,8 +199,8 @@ static void expect_sum(const struct case_target *r, const union case_object *o,
         exact = f.kind == 'i';
     }
     if (exact)
-        cr_expect_eq(isum, strtoll(value, NULL, 10), "%s: sum %lld", where,
-                     (long long)isum);
+        cr_expect_eq(isum, strtoll(value, NULL, 10), "%s: the sum is %lld",
+                     where, (long long)isum);
     else
         expect_near(sum, value, where);
 }
@@ -234,9 +237,8 @@ static void expect_count(size_t got, const char *want, const char *where)
 }
 
 /* Runs one statement of a trace's .expect; 0 if it is not one. */
-static int expect_trace_line(const struct trace *t,
-                             const struct trace_error *e, const char *op,
-                             char *rest, const char *where)
+static int expect_trace_line(const struct trace *t, const struct trace_error *e,
+                             const char *op, char *rest, const char *where)
 {
     if (strcmp(op, "jobs") == 0)
         expect_count(t->njobs, rest, where);
@@ -267,7 +269,7 @@ static void expect_line(const struct case_target *r, const union case_object *o,
     char *rest = strchr(line, ' '), empty[1] = "";
     rest = rest ? (*rest = '\0', rest + 1) : empty;
     if (strcmp(line, "num") == 0 || strcmp(line, "str") == 0)
-        expect_field(r, o, rest, where);
+        expect_field(r, o, rest, line[0] == 's', where);
     else if (strcmp(line, "sum") == 0)
         expect_sum(r, o, rest, 0, where);
     else if (r->kind == CASE_NODES && strcmp(line, "model_gpus") == 0)
@@ -282,9 +284,9 @@ static void expect_line(const struct case_target *r, const union case_object *o,
 /* An .expect file being read. */
 struct expect {
     FILE *f;
-    char line[4096]; /* the current line, without its line end */
-    int n;           /* its number */
-    char name[1024]; /* dir/kind/case.expect */
+    char line[4096];  /* the current line, without its line end */
+    int n;            /* its number */
+    char name[1024];  /* dir/kind/case.expect */
     char where[1100]; /* name:n */
 };
 
@@ -367,8 +369,8 @@ static void check_valid(const struct case_target *r, const char *path,
     struct trace_options ignored;
     struct trace_error e;
     int rc = read_case(r, path, opt, &o, &e);
-    cr_assert_eq(rc, 0, "%s: rc %d, %ld:%ld: %s", x->name, rc, e.line,
-                 e.column, e.text);
+    cr_assert_eq(rc, 0, "%s: rc %d, %ld:%ld: %s", x->name, rc, e.line, e.column,
+                 e.text);
     if (r->kind == CASE_TRACE)
         cr_expect_eq(o.trace->format, r->format, "%s: format %s", x->name,
                      trace_format_name(o.trace->format));

@@ -19,9 +19,9 @@ Test(alibaba_reader, reads_every_pod_list_case_as_expected)
 
 Test(alibaba_reader, is_what_trace_read_detects_for_a_pod_list)
 {
-    struct trace *t = case_read_ok(
-        HETSIM_TEST_DATA "/alibaba2023/valid/pods_mixed.csv", TRACE_FMT_AUTO,
-        NULL);
+    struct trace *t =
+        case_read_ok(HETSIM_TEST_DATA "/alibaba2023/valid/pods_mixed.csv",
+                     TRACE_FMT_AUTO, NULL);
     cr_expect_eq(t->format, TRACE_FMT_ALIBABA2023);
     cr_expect_eq(t->njobs, 27);
     trace_destroy(t);

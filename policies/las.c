@@ -1,0 +1,116 @@
+/* las.c -- preemptive least attained service (Rai et al.; the base of
+ * Tiresias): the job that has run least goes first.
+ *
+ * A job's priority is the time it has run (sim_attained_s: restart
+ * overheads included), or with metric=gpu_time that times its GPUs; ties
+ * go to the earlier arrival. The preemption rule is preemptive.c's.
+ *
+ * True LAS shares the GPUs among the least-served jobs in infinitesimal
+ * slices. Here, as usual, time is cut in quanta: a scheduling pass runs at
+ * every arrival and completion, and after any pass that leaves a job
+ * waiting another one runs `quantum` seconds later, unless a pass is due
+ * by then already; each pass runs the least-served jobs. So a running job
+ * overtaken in attained service by a waiting one goes on for at most a
+ * quantum, and two equal jobs on one GPU take turns of a quantum each. As
+ * quantum goes to 0 this approaches processor sharing among the
+ * least-served jobs, at the cost of one preemption per turn. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies_internal.h"
+
+struct las {
+    struct pol_preempt *sched;
+    double quantum; /* s */
+    int gpu_time;   /* metric=gpu_time */
+};
+
+static const struct pol_param las_params[] = {
+    {"quantum", "60", "seconds between looks at running jobs while jobs "
+                      "wait (> 0)"},
+    {"metric", "time", "attained service as run time (time) or as run time "
+                       "times GPUs (gpu_time)"},
+    {NULL, NULL, NULL},
+};
+
+static double las_prio(void *ctx, const struct sim *s, uint32_t job,
+                       double *rate, double *until)
+{
+    (void)until;
+    const struct las *l = ctx;
+    const struct sim_job *j = sim_job(s, job);
+    double weight = l->gpu_time ? (double)j->num_gpus : 1;
+    if (j->state == JOB_RUNNING)
+        *rate = weight;
+    return sim_attained_s(s, job) * weight;
+}
+
+static double las_repass(void *ctx, const struct sim *s)
+{
+    const struct las *l = ctx;
+    return sim_queue_len(s) > 0 ? sim_now(s) + l->quantum : INFINITY;
+}
+
+static void las_destroy(void *state)
+{
+    struct las *l = state;
+    if (!l)
+        return;
+    pol_preempt_destroy(l->sched);
+    free(l);
+}
+
+static int las_create(const struct pol_config *cfg, void **state)
+{
+    const char *metric;
+    double quantum;
+    int rc = pol_opt_double(cfg, "quantum", 1e-6, 1e9, &quantum);
+    if (rc == 0)
+        rc = pol_opt_string(cfg, "metric", &metric);
+    if (rc)
+        return rc;
+    if (strcmp(metric, "time") != 0 && strcmp(metric, "gpu_time") != 0)
+        return pol_refuse(cfg, "--policy-opt metric wants time or gpu_time, "
+                          "got '%s'", metric);
+    struct las *l = calloc(1, sizeof *l);
+    if (!l)
+        return SIM_ENOMEM;
+    l->quantum = quantum;
+    l->gpu_time = strcmp(metric, "gpu_time") == 0;
+    rc = pol_preempt_create(cfg, las_prio, las_repass, l, &l->sched);
+    if (rc) {
+        free(l);
+        return rc;
+    }
+    *state = l;
+    return 0;
+}
+
+static void las_arrival(void *state, struct sim *s, uint32_t job)
+{
+    pol_preempt_arrival(((struct las *)state)->sched, s, job);
+}
+
+static void las_finish(void *state, struct sim *s, uint32_t job)
+{
+    pol_preempt_finish(((struct las *)state)->sched, s, job);
+}
+
+static int las_schedule(void *state, struct sim *s)
+{
+    return pol_preempt_schedule(((struct las *)state)->sched, s);
+}
+
+const struct pol_ops pol_las = {
+    .name = "las",
+    .description = "preemptive least attained service: the job that has run "
+                   "least goes first, re-examined every quantum",
+    .params = las_params,
+    .preemptive = 1,
+    .create = las_create,
+    .destroy = las_destroy,
+    .on_arrival = las_arrival,
+    .on_finish = las_finish,
+    .schedule = las_schedule,
+};

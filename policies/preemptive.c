@@ -1,0 +1,526 @@
+/* preemptive.c -- the preemptive priority scheduler behind srtf and las. A
+ * policy gives each job a priority (pol_prio_fn, lower = more urgent); jobs
+ * rank by (priority now, submit time, id), and "worse" means later in that
+ * total order. At each scheduling pass (after the events of an instant, and
+ * at the wake-ups asked for below):
+ *  1. Waiting jobs are taken best first. A job W that pol_place can place
+ *     now, by the configured placement rule, starts there.
+ *  2. Otherwise, for each GPU type t W may run on, its victims on t are the
+ *     running jobs on t worse than W, worst first, as few as make room:
+ *     until free(t) plus their GPUs reach num_gpus(W), when W needs one GPU
+ *     or its class may spread over nodes of t; else until one node of t
+ *     would have num_gpus(W) free, counting the victims wholly on it (never
+ *     a spread one), and only those are victims. If all worse jobs on t do
+ *     not make room, t has none: nothing is preempted for a job that would
+ *     still not fit, and a victim always frees GPUs of a type W can use.
+ *     W takes the type whose most urgent victim is the least urgent (for a
+ *     1-GPU job: the worst running job on a type it can use), preempts those
+ *     victims (sim_preempt: they keep their work, wait again, and pay the
+ *     restart overhead at their next start) and starts on their GPUs.
+ *  3. A job that can neither is passed over; later jobs may start on GPUs
+ *     it cannot use (nothing is reserved). The pass ends when the queue is
+ *     exhausted, or when no GPU is free and the best waiting job is not
+ *     better than the worst running one. Jobs preempted in a pass wait in
+ *     the queue and are considered later in the same pass.
+ * A waiting job's priority must stay put; a running one's moves along a line
+ * at the rate its policy gives. Either holds until a time the policy names,
+ * when it is taken again (with a wake-up). A priority must not jump when
+ * the job starts (it could then be preempted by the job it beat, and back):
+ * a job started in a pass is not preempted in it (SIM_EDECISION, not a
+ * loop). After each pass the policy may ask for another (pol_repass_fn:
+ * las's quantum); a wake-up is asked for only if none is due by then.
+ * Cost: waiting jobs sit in a min-heap, running ones in max-heaps, one per
+ * (GPU type, rate), whose key prio - rate * t is then fixed. A pass costs
+ * O(log n) per job started, preempted or passed over, O(groups) per job
+ * looked at, O(groups) in all on a full cluster (the early stop); while
+ * GPUs are free that no waiting job can use, it walks the queue. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+struct item {
+    double key;    /* waiting: priority; running: priority - rate * t */
+    double submit; /* ties: the earlier arrival, */
+    uint32_t job;  /* then the lower id */
+};
+
+struct pheap {
+    struct item *a; /* (cap) */
+    uint32_t len, cap;
+    int max;       /* 1: the worst on top (running), 0: the best */
+    int untracked; /* 1: p->pos is not this heap's (rekeys, skipped) */
+};
+
+/* The running jobs on one GPU type whose priorities move at one rate. */
+struct group {
+    int32_t type;
+    double rate;
+    struct pheap h;
+};
+
+struct slot {
+    double base, since; /* priority `base` when filed at time `since` */
+    int32_t heap;   /* -1 none, 0 waiting, g + 1 running group g */
+    int32_t node;   /* its node while it runs on one node, else -1 */
+    uint32_t stamp; /* bumped at each (re)insertion: older rekeys are stale */
+    uint32_t pass;  /* the pass that last started it */
+};
+
+struct pol_preempt {
+    pol_prio_fn prio;
+    pol_repass_fn repass;
+    void *ctx;
+    struct pol_placer *placer;
+    struct slot *slots; /* (njobs) */
+    int32_t *pos;       /* (njobs) index in its heap; in slots' block */
+    struct pheap waiting;
+    struct group *groups; /* (groups_cap) */
+    int32_t ngroups, groups_cap;
+    struct pheap rekeys; /* key = time, submit = the job's stamp then */
+    struct pheap skipped; /* passed over in this pass */
+    struct scratch {      /* (total_gpus) running jobs taken out by */
+        struct item e;    /* victims_on(), in the order taken */
+        int32_t group, victim;
+    } *v;                 /* in p's block, and so is node */
+    struct node_room { int32_t freed, touched; } *node; /* (nnodes) */
+    uint32_t pass;
+    double wake_pending; /* the earliest wake-up asked for, or -1 */
+    int oom;
+};
+
+/* Heaps that keep each job's position in its slot. */
+static int before(double ka, const struct item *a, double kb,
+                  const struct item *b)
+{
+    if (ka != kb)
+        return ka < kb;
+    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+}
+
+/* Whether X belongs above Y in H. */
+static int above(const struct pheap *h, const struct item *x,
+                 const struct item *y)
+{
+    return h->max ? before(y->key, y, x->key, x) : before(x->key, x, y->key, y);
+}
+
+static void put(struct pol_preempt *p, struct pheap *h, uint32_t i,
+                struct item e)
+{
+    h->a[i] = e;
+    if (!h->untracked)
+        p->pos[e.job] = (int32_t)i;
+}
+
+static void sift_up(struct pol_preempt *p, struct pheap *h, uint32_t i)
+{
+    struct item e = h->a[i];
+    while (i > 0 && above(h, &e, &h->a[(i - 1) / 2])) {
+        put(p, h, i, h->a[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    put(p, h, i, e);
+}
+
+static void sift_down(struct pol_preempt *p, struct pheap *h, uint32_t i)
+{
+    struct item e = h->a[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->len)
+            break;
+        if (c + 1 < h->len && above(h, &h->a[c + 1], &h->a[c]))
+            c++;
+        if (!above(h, &h->a[c], &e))
+            break;
+        put(p, h, i, h->a[c]);
+        i = c;
+    }
+    put(p, h, i, e);
+}
+
+static int heap_push(struct pol_preempt *p, struct pheap *h, struct item e)
+{
+    if (h->len == h->cap) {
+        uint32_t cap = h->cap ? 2 * h->cap : 64;
+        struct item *a = realloc(h->a, cap * sizeof *a);
+        if (!a)
+            return SIM_ENOMEM;
+        h->a = a;
+        h->cap = cap;
+    }
+    h->a[h->len] = e;
+    sift_up(p, h, h->len++);
+    return 0;
+}
+
+static struct item heap_remove(struct pol_preempt *p, struct pheap *h,
+                               uint32_t i)
+{
+    struct item out = h->a[i];
+    struct item last = h->a[--h->len];
+    if (i < h->len) {
+        put(p, h, i, last);
+        if (i > 0 && above(h, &last, &h->a[(i - 1) / 2]))
+            sift_up(p, h, i);
+        else
+            sift_down(p, h, i);
+    }
+    return out;
+}
+
+static struct pheap *heap_of(struct pol_preempt *p, int32_t idx)
+{
+    return idx == 0 ? &p->waiting : &p->groups[idx - 1].h;
+}
+
+/* A rekey is stale once its job was filed again or left. */
+static int rekey_stale(const struct pol_preempt *p, const struct item *r)
+{
+    const struct slot *sl = &p->slots[r->job];
+    return sl->stamp != (uint32_t)r->submit || sl->heap < 0;
+}
+
+/* The running group of TYPE and RATE, made on first use; -1 if no memory. */
+static int32_t group_of(struct pol_preempt *p, int32_t type, double rate)
+{
+    for (int32_t g = 0; g < p->ngroups; g++)
+        if (p->groups[g].type == type && p->groups[g].rate == rate)
+            return g;
+    if (p->ngroups == p->groups_cap) {
+        int32_t cap = p->groups_cap ? 2 * p->groups_cap : 8;
+        struct group *a = realloc(p->groups, (size_t)cap * sizeof *a);
+        if (!a)
+            return -1;
+        p->groups = a;
+        p->groups_cap = cap;
+    }
+    p->groups[p->ngroups] = (struct group){type, rate, {NULL, 0, 0, 1, 0}};
+    return p->ngroups++;
+}
+
+/* Files JOB by its state and its priority now. 0 or SIM_ENOMEM. */
+static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
+{
+    const struct sim_job *j = sim_job(s, job);
+    double now = sim_now(s), rate = 0, until = INFINITY;
+    double prio = p->prio(p->ctx, s, job, &rate, &until);
+    struct item e = {prio, j->submit_time, job};
+    int32_t idx = 0;
+    if (j->state == JOB_RUNNING) {
+        idx = group_of(p, j->gpu_type, rate) + 1;
+        if (idx == 0)
+            return SIM_ENOMEM;
+        e.key = prio - rate * now;
+    }
+    struct slot *sl = &p->slots[job];
+    sl->base = prio;
+    sl->since = now;
+    sl->heap = idx;
+    sl->stamp++;
+    int rc = heap_push(p, heap_of(p, idx), e); /* failing, it ends the run */
+    if (rc)
+        return rc;
+    if (until > now && until < INFINITY)
+        return heap_push(p, &p->rekeys, (struct item){until, sl->stamp, job});
+    return 0;
+}
+
+static struct item detach(struct pol_preempt *p, uint32_t job)
+{
+    struct slot *sl = &p->slots[job];
+    struct item e = heap_remove(p, heap_of(p, sl->heap), (uint32_t)p->pos[job]);
+    sl->heap = -1;
+    return e;
+}
+
+/* The priority now of E, running in group G: exactly its priority when it
+ * started at the instant it starts (the key orders the group only). */
+static double prio_now(const struct pol_preempt *p, const struct group *g,
+                       const struct item *e, double now)
+{
+    const struct slot *sl = &p->slots[e->job];
+    return sl->base + g->rate * (now - sl->since);
+}
+
+/* The group holding the worst running job, on TYPE (or on any type when
+ * TYPE < 0); -1 when there is none. *prio receives its priority now. */
+static int32_t worst_group(const struct pol_preempt *p, int32_t type,
+                           double now, double *prio)
+{
+    int32_t worst = -1;
+    double wk = 0;
+    for (int32_t g = 0; g < p->ngroups; g++) {
+        const struct group *gr = &p->groups[g];
+        if (gr->h.len == 0 || (type >= 0 && gr->type != type))
+            continue;
+        double k = prio_now(p, gr, &gr->h.a[0], now);
+        if (worst < 0 || before(wk, &p->groups[worst].h.a[0], k, &gr->h.a[0])) {
+            worst = g;
+            wk = k;
+        }
+    }
+    *prio = wk;
+    return worst;
+}
+
+/* Takes out of their heaps the running jobs on type T worse than waiting
+ * job W (item WI), worst first, until they make room (rule 2), into p->v
+ * from index AT on; *taken receives their number. Marks the victims among
+ * them and returns how many, 0 when T cannot make room; *urgent receives
+ * the most urgent victim, keyed by its priority now. */
+static int32_t victims_on(struct pol_preempt *p, struct sim *s,
+                          const struct item *wi, int32_t t, int32_t at,
+                          int32_t *taken, struct item *urgent)
+{
+    const struct sim_job *w = sim_job(s, wi->job);
+    int32_t need = w->num_gpus, freed = sim_free_gpus(s, t);
+    int32_t n = 0, ntouched = 0, room = 0, room_node = -1, g;
+    int spread = need == 1 || sim_class(s, w->job_class)->spread_unit_s[t] > 0;
+    double now = sim_now(s), k;
+    while (!(spread && freed >= need) && !room &&
+           (g = worst_group(p, t, now, &k)) >= 0 &&
+           before(wi->key, wi, k, &p->groups[g].h.a[0])) {
+        struct scratch *v = &p->v[at + n++];
+        *v = (struct scratch){heap_remove(p, &p->groups[g].h, 0), g, 0};
+        int32_t gpus = sim_job(s, v->e.job)->num_gpus;
+        int32_t node = p->slots[v->e.job].node;
+        if (spread) {
+            freed += gpus;
+            room = freed >= need;
+        } else if (node >= 0) {
+            if (p->node[node].freed == 0)
+                p->node[ntouched++].touched = node;
+            p->node[node].freed += gpus;
+            room = p->node[node].freed + sim_node_free(s, node) >= need;
+            room_node = node;
+        }
+    }
+    int32_t victims = 0;
+    for (int32_t i = n; i-- > 0;) {
+        struct scratch *v = &p->v[at + i];
+        v->victim = room && (spread || p->slots[v->e.job].node == room_node);
+        if (v->victim && victims++ == 0) {
+            *urgent = v->e;
+            urgent->key = prio_now(p, &p->groups[v->group], &v->e, now);
+        }
+    }
+    for (int32_t i = 0; i < ntouched; i++)
+        p->node[p->node[i].touched].freed = 0;
+    *taken = n;
+    return victims;
+}
+
+/* Puts p->v[FROM, TO) back in their heaps, or only those not victims. */
+static void put_back(struct pol_preempt *p, int32_t from, int32_t to,
+                     int victims_too)
+{
+    for (int32_t i = from; i < to; i++)
+        if (victims_too || !p->v[i].victim) /* it fits: it was there */
+            (void)heap_push(p, &p->groups[p->v[i].group].h, p->v[i].e);
+}
+
+/* Chooses W's victims (rule 2): they and the jobs taken out with them are
+ * left in p->v[0, *taken), the rest put back. Returns how many, or 0. */
+static int32_t choose_victims(struct pol_preempt *p, struct sim *s,
+                              const struct item *wi, int32_t *taken)
+{
+    const struct sim_job *w = sim_job(s, wi->job);
+    const struct cluster *c = sim_cluster(s);
+    struct item best = {0, 0, 0}, urgent;
+    int32_t nbest = 0, n;
+    *taken = 0;
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        if (!(w->allowed & (1u << t)) || c->types[t].gpus < w->num_gpus)
+            continue;
+        int32_t k = victims_on(p, s, wi, t, *taken, &n, &urgent);
+        if (k > 0 && (nbest == 0 || before(best.key, &best, urgent.key,
+                                           &urgent))) {
+            put_back(p, 0, *taken, 1); /* a better type than the last */
+            memmove(p->v, p->v + *taken, (size_t)n * sizeof *p->v);
+            *taken = n;
+            nbest = k;
+            best = urgent;
+        } else
+            put_back(p, *taken, *taken + n, 1);
+    }
+    return nbest;
+}
+
+/* Stops the victims among p->v[0, n), worst first, and files them as
+ * waiting; the others go back to their heaps. */
+static int preempt_victims(struct pol_preempt *p, struct sim *s, int32_t n)
+{
+    put_back(p, 0, n, 0);
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t v = p->v[i].e.job;
+        if (!p->v[i].victim)
+            continue;
+        if (p->slots[v].pass == p->pass)
+            return SIM_EDECISION; /* its priority jumped when it started */
+        p->slots[v].heap = -1;
+        int rc = sim_preempt(s, v);
+        if (rc || (rc = insert(p, s, v)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int start(struct pol_preempt *p, struct sim *s, uint32_t job,
+                 const struct sim_placement *pl)
+{
+    detach(p, job);
+    int rc = sim_start(s, job, pl);
+    if (rc)
+        return rc;
+    p->slots[job].node = pl->nseg == 1 ? pl->seg[0].node : -1;
+    p->slots[job].pass = p->pass;
+    return insert(p, s, job);
+}
+
+/* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
+ * 1 passed over, or a negative SIM_E* code. */
+static int try_start(struct pol_preempt *p, struct sim *s,
+                     const struct item *w)
+{
+    struct sim_placement pl;
+    int rc = pol_place(p->placer, s, w->job, &pl);
+    if (rc != 1)
+        return rc == 0 ? start(p, s, w->job, &pl) : rc;
+    int32_t n;
+    if (choose_victims(p, s, w, &n) == 0)
+        return 1;
+    rc = preempt_victims(p, s, n);
+    if (rc == 0)
+        rc = pol_place(p->placer, s, w->job, &pl);
+    return rc == 0 ? start(p, s, w->job, &pl) : rc;
+}
+
+static int any_free(const struct sim *s)
+{
+    for (int32_t t = 0; t < sim_cluster(s)->ntypes; t++)
+        if (sim_free_gpus(s, t) > 0)
+            return 1;
+    return 0;
+}
+
+/* Takes the priorities of jobs whose `until` has come. */
+static int rekeys_due(struct pol_preempt *p, struct sim *s)
+{
+    while (p->rekeys.len > 0 && p->rekeys.a[0].key <= sim_now(s)) {
+        struct item r = heap_remove(p, &p->rekeys, 0);
+        if (rekey_stale(p, &r))
+            continue;
+        detach(p, r.job);
+        int rc = insert(p, s, r.job);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Asks for the next pass the policy or a rekey wants, unless one is due by
+ * then already. */
+static int ask_wake(struct pol_preempt *p, struct sim *s)
+{
+    double now = sim_now(s), t = p->repass ? p->repass(p->ctx, s) : INFINITY;
+    while (p->rekeys.len > 0 && rekey_stale(p, &p->rekeys.a[0]))
+        heap_remove(p, &p->rekeys, 0);
+    if (p->rekeys.len > 0 && p->rekeys.a[0].key < t)
+        t = p->rekeys.a[0].key;
+    if (!(t > now && t < INFINITY) ||
+        (p->wake_pending > now && p->wake_pending <= t))
+        return 0;
+    p->wake_pending = t;
+    return sim_wake_at(s, t);
+}
+
+int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
+{
+    if (p->oom)
+        return SIM_ENOMEM; /* an arrival could not be recorded */
+    p->pass++;
+    int rc = rekeys_due(p, s);
+    double now = sim_now(s), k;
+    while (rc == 0 && p->waiting.len > 0) {
+        struct item w = p->waiting.a[0];
+        int32_t g = worst_group(p, -1, now, &k);
+        if ((g < 0 || !before(w.key, &w, k, &p->groups[g].h.a[0])) &&
+            !any_free(s))
+            break;
+        rc = try_start(p, s, &w);
+        if (rc == 1)
+            rc = heap_push(p, &p->skipped, detach(p, w.job));
+    }
+    while (p->skipped.len > 0) { /* back to the queue */
+        struct item e = heap_remove(p, &p->skipped, p->skipped.len - 1);
+        p->slots[e.job].heap = 0;
+        if (heap_push(p, &p->waiting, e))
+            return SIM_ENOMEM;
+    }
+    return rc ? rc : ask_wake(p, s);
+}
+
+int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
+                       pol_repass_fn repass, void *ctx,
+                       struct pol_preempt **out)
+{
+    const struct cluster *c = cfg->cluster;
+    size_t gpus = (size_t)c->total_gpus + 1, nodes = (size_t)c->nnodes + 1;
+    struct pol_preempt *p = calloc(1, sizeof *p + gpus * sizeof(struct scratch)
+                                          + nodes * sizeof(struct node_room));
+    if (!p)
+        return SIM_ENOMEM;
+    *p = (struct pol_preempt){.prio = prio, .repass = repass, .ctx = ctx,
+                              .wake_pending = -1};
+    p->rekeys.untracked = p->skipped.untracked = 1;
+    p->v = (struct scratch *)(p + 1);
+    p->node = (struct node_room *)(p->v + gpus);
+    p->placer = pol_placer_create(c, cfg->placement, cfg->seed);
+    if (!p->placer) {
+        free(p);
+        return SIM_ENOMEM;
+    }
+    *out = p;
+    return 0;
+}
+
+void pol_preempt_destroy(struct pol_preempt *p)
+{
+    if (!p)
+        return;
+    pol_placer_destroy(p->placer);
+    for (int32_t g = 0; g < p->ngroups; g++)
+        free(p->groups[g].h.a);
+    free(p->groups);
+    free(p->waiting.a);
+    free(p->rekeys.a);
+    free(p->skipped.a);
+    free(p->slots);
+    free(p);
+}
+
+void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
+{
+    if (!p->slots) {
+        size_t n = sim_njobs(s), bytes = n * sizeof *p->slots;
+        p->slots = malloc(bytes + n * sizeof *p->pos);
+        if (!p->slots) {
+            p->oom = 1;
+            return;
+        }
+        memset(p->slots, 0xff, bytes); /* heap, node: -1 */
+        p->pos = (int32_t *)(p->slots + n);
+    }
+    if (insert(p, s, job) != 0)
+        p->oom = 1;
+}
+
+void pol_preempt_finish(struct pol_preempt *p, struct sim *s, uint32_t job)
+{
+    (void)s;
+    if (p->slots && p->slots[job].heap > 0)
+        detach(p, job);
+}

@@ -1,0 +1,466 @@
+/* test_preemptive.c -- the preemptive policies srtf and las (preemptive.c),
+ * against textbook reference models written here from their definitions,
+ * and against schedules drawn by hand. */
+#include <math.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "policy.h"
+
+static struct cluster *cluster_of(const char *json)
+{
+    struct cluster *c = NULL;
+    struct sim_error err = {0};
+    cr_assert_eq(cluster_parse(json, "test", &c, &err), 0, "%s", err.text);
+    return c;
+}
+
+/* A job of class CLS whose estimate is exact (oracle). */
+static void add_class(struct sim *s, double submit, double work, int gpus,
+                      uint32_t allowed, int32_t cls)
+{
+    struct sim_job_spec spec = {submit, work, gpus, allowed,
+                                (uint32_t)sim_njobs(s), cls, work};
+    cr_assert_eq(sim_add_job(s, &spec), 0);
+}
+
+static void add(struct sim *s, double submit, double work, int gpus,
+                uint32_t allowed)
+{
+    add_class(s, submit, work, gpus, allowed, 0);
+}
+
+/* Binds POLICY with options KEYS=VALUES; when that works, runs it to the
+ * end. Returns what pol_bind returned, with its message in WHY. */
+static int try_run(struct sim *s, const char *policy, const char *const *keys,
+                   const char *const *values, size_t nopts, int estimates,
+                   char *why, size_t cap)
+{
+    const struct pol_ops *ops = pol_find(policy);
+    cr_assert_not_null(ops, "no policy %s", policy);
+    struct pol_config cfg = {.cluster = sim_cluster(s), .has_estimates =
+                             estimates, .keys = keys, .values = values,
+                             .nopts = nopts, .error = why, .error_cap = cap};
+    struct sim_policy hooks;
+    int rc = pol_bind(ops, &cfg, &hooks);
+    if (rc == 0) {
+        struct sim_error err = {0};
+        int run = sim_run(s, &hooks, NULL, &err);
+        cr_assert_eq(run, 0, "%s", err.text);
+    }
+    pol_unbind(ops, &hooks);
+    return rc;
+}
+
+static void run(struct sim *s, const char *policy, const char *quantum,
+                const char *metric)
+{
+    const char *keys[] = {"quantum", "metric"}, *values[] = {quantum, metric};
+    size_t nopts = metric ? 2 : quantum ? 1 : 0;
+    char why[256] = "";
+    cr_assert_eq(try_run(s, policy, keys, values, nopts, 1, why, sizeof why),
+                 0, "%s", why);
+}
+
+static void expect(const struct sim *s, const double *finish,
+                   const int *preemptions)
+{
+    for (uint32_t j = 0; j < sim_njobs(s); j++) {
+        const struct sim_job *job = sim_job(s, j);
+        cr_expect_float_eq(job->finish_time, finish[j], 1e-9,
+                           "job %u ends at %g, not %g", j, job->finish_time,
+                           finish[j]);
+        cr_expect_eq(job->preemptions, preemptions[j],
+                     "job %u preempted %d times, not %d", j,
+                     job->preemptions, preemptions[j]);
+    }
+}
+
+/* ---- Textbook reference models -------------------------------------------
+ *
+ * C identical servers, 1-GPU jobs, no overhead. At every decision instant
+ * the C active jobs first in (key, submit time, id) order run: SRPT's key
+ * is the remaining time, and between instants no waiting job can overtake
+ * a running one, so arrivals and completions are the only instants. LAS's
+ * key is the attained service; decision instants are arrivals, completions
+ * and the quantum clock: after an instant that leaves a job waiting, one
+ * more Q later unless one is already due by then. Times are on a 1/64 s
+ * grid, so every sum below is exact and ties (which LAS makes on purpose)
+ * break by the rule, not by rounding. */
+
+enum { REF_FUTURE, REF_WAITING, REF_RUNNING, REF_DONE };
+
+struct ref_job {
+    double submit, left, attained, finish;
+    int state;
+};
+
+static int ref_before(const struct ref_job *a, const struct ref_job *b,
+                      int las, int ia, int ib)
+{
+    double ka = las ? a->attained : a->left, kb = las ? b->attained : b->left;
+    if (ka != kb)
+        return ka < kb;
+    return a->submit != b->submit ? a->submit < b->submit : ia < ib;
+}
+
+static void reference(struct ref_job *jobs, int n, int c, int las, double q)
+{
+    int *active = malloc((size_t)n * sizeof *active), nactive = 0, next = 0;
+    double t = 0, wake = INFINITY;
+    while (next < n || nactive > 0) {
+        double tn = next < n ? fmin(jobs[next].submit, wake) : wake;
+        for (int a = 0; a < nactive; a++)
+            if (jobs[active[a]].state == REF_RUNNING)
+                tn = fmin(tn, t + jobs[active[a]].left);
+        for (int a = 0; a < nactive; a++) {
+            struct ref_job *j = &jobs[active[a]];
+            if (j->state == REF_RUNNING) {
+                j->left -= tn - t;
+                j->attained += tn - t;
+            }
+            j->state = REF_WAITING;
+        }
+        t = tn;
+        if (wake <= t)
+            wake = INFINITY;
+        for (int a = 0; a < nactive; a++) {
+            if (jobs[active[a]].left == 0) {
+                jobs[active[a]].state = REF_DONE;
+                jobs[active[a]].finish = t;
+                active[a--] = active[--nactive];
+            }
+        }
+        while (next < n && jobs[next].submit == t) {
+            jobs[next].state = REF_WAITING;
+            active[nactive++] = next++;
+        }
+        for (int k = 0; k < c; k++) { /* the C first ones run */
+            int best = -1;
+            for (int a = 0; a < nactive; a++) {
+                int i = active[a];
+                if (jobs[i].state == REF_WAITING &&
+                    (best < 0 || ref_before(&jobs[i], &jobs[best], las, i,
+                                            best)))
+                    best = i;
+            }
+            if (best >= 0)
+                jobs[best].state = REF_RUNNING;
+        }
+        if (las && nactive > c && !(wake > t && wake <= t + q))
+            wake = t + q;
+    }
+    free(active);
+}
+
+/* N 1-GPU jobs at load 0.9 on C servers: Poisson arrivals, exponential
+ * sizes of mean 64 s, both rounded up to the 1/64 s grid; into S and REF. */
+static void workload(struct sim *s, struct ref_job *ref, int n, int c,
+                     unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    double mean = 64, rate = 0.9 * c / mean, t = 0;
+    for (int i = 0; i < n; i++) {
+        t += gsl_ran_exponential(r, 1 / rate);
+        double submit = ceil(t * 64) / 64;
+        double size = fmax(ceil(gsl_ran_exponential(r, mean) * 64) / 64,
+                           1.0 / 64);
+        ref[i] = (struct ref_job){submit, size, 0, -1, REF_FUTURE};
+        add(s, submit, size, 1, 0);
+    }
+    gsl_rng_free(r);
+}
+
+/* Runs POLICY and the reference on one random workload; every finish time
+ * must agree. */
+static void compare(const char *policy, int n, int c, unsigned long seed,
+                    const char *quantum, const char *metric)
+{
+    char json[256];
+    snprintf(json, sizeof json,
+             "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+             " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1,"
+             " \"count\": %d}]}", c);
+    struct cluster *cl = cluster_of(json);
+    struct sim *s = sim_create(cl, 1);
+    struct ref_job *ref = malloc((size_t)n * sizeof *ref);
+    workload(s, ref, n, c, seed);
+    run(s, policy, quantum, metric);
+    int las = strcmp(policy, "las") == 0;
+    reference(ref, n, c, las, las ? atof(quantum) : 0);
+    for (int i = 0; i < n; i++) {
+        double got = sim_job(s, (uint32_t)i)->finish_time;
+        cr_assert_float_eq(got, ref[i].finish, 1e-6 * ref[i].finish,
+                           "%s seed %lu: job %d ends at %.17g, textbook "
+                           "%.17g", policy, seed, i, got, ref[i].finish);
+    }
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_assert_eq(m.jobs_completed, (size_t)n);
+    cr_assert_gt(m.preemptions_total, (uint64_t)n / 20, "too few "
+                 "preemptions (%llu) to test anything",
+                 (unsigned long long)m.preemptions_total);
+    free(ref);
+    sim_destroy(s);
+    cluster_destroy(cl);
+}
+
+Test(srtf, matches_textbook_multi_server_srpt_on_random_workloads)
+{
+    compare("srtf", 200, 4, 1, NULL, NULL);
+    compare("srtf", 1000, 6, 2, NULL, NULL);
+    compare("srtf", 2000, 8, 3, NULL, NULL);
+}
+
+Test(las, matches_textbook_multi_server_las_with_the_same_quantum)
+{
+    compare("las", 200, 4, 4, "4", NULL);
+    compare("las", 1000, 6, 5, "4", NULL);
+    compare("las", 2000, 8, 6, "0.5", NULL);
+    /* 1-GPU jobs: GPU-time is time. */
+    compare("las", 1000, 5, 7, "16", "gpu_time");
+}
+
+/* ---- Schedules drawn by hand ---------------------------------------------- */
+
+static const char *const one_gpu =
+    "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+    " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}";
+
+static const char *const four_gpus =
+    "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+    " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 4}]}";
+
+/* One GPU, restart overhead 5 s. Priorities leave the overhead out: a job
+ * paying it stands still at the work it has left.
+ *  j0 t=0  100 s  runs 0-10; j1 (20 s left) is shorter: preempted, 90 left
+ *  j1 t=10  20 s  runs 10-30
+ *  j0             restarts at 30: overhead 30-35, then work
+ *  j2 t=32  92 s  92 > j0's 90 (with the overhead it would be 95): waits
+ *  j3 t=33  89 s  89 < 90: preempts j0 3 s into its overhead (lost, 90
+ *                 still left); runs 33-122
+ *  j0             90 < j2's 92: overhead 122-127, work 127-217
+ *  j2             217-309, never preempted: no overhead */
+Test(srtf, pays_the_restart_overhead_as_drawn)
+{
+    struct cluster *c = cluster_of(one_gpu);
+    struct sim *s = sim_create(c, 1);
+    sim_set_restart_overhead(s, 5);
+    add(s, 0, 100, 1, 0);
+    add(s, 10, 20, 1, 0);
+    add(s, 32, 92, 1, 0);
+    add(s, 33, 89, 1, 0);
+    run(s, "srtf", NULL, NULL);
+    expect(s, (double[]){217, 30, 309, 122}, (int[]){2, 0, 0, 0});
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_assert_eq(m.preemptions_total, 2);
+    cr_assert_float_eq(m.overhead_gpu_s, 3 + 5, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+/* Four GPUs on one node; a (1 GPU, 100 s), b (200), c (300), d (50) start
+ * at 0. At 10 e (2 GPUs, 150 s) arrives; worse are c (290 left) and b
+ * (190): both are preempted, worst first, and e runs 10-160. d ends at
+ * 50 and b takes its GPU (190 s, ends 240); a ends at 100 and c takes its
+ * GPU (290 s, ends 390). a and d are never touched. */
+Test(preemptive, a_two_gpu_job_preempts_the_two_worst_one_gpu_jobs)
+{
+    struct cluster *c = cluster_of(four_gpus);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 100, 1, 0);
+    add(s, 0, 200, 1, 0);
+    add(s, 0, 300, 1, 0);
+    add(s, 0, 50, 1, 0);
+    add(s, 10, 150, 2, 0);
+    run(s, "srtf", NULL, NULL);
+    expect(s, (double[]){100, 240, 390, 50, 160}, (int[]){0, 1, 1, 0, 0});
+    cr_assert_float_eq(sim_job(s, 4)->start_time, 10, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+/* The same with f (3 GPUs, 150 s) at 10: only c (290) and b (190) are
+ * worse, 2 GPUs for 3: nothing is preempted. At 50 d ends: 1 free + c is
+ * 2 (b has 150 left, equal to f's, and arrived first: not worse); the
+ * free GPU stays idle. At 100 a ends: 2 free + c = 3: c is preempted and f
+ * runs 100-250; b ends at 200 and c (200 left) runs 200-400. */
+Test(preemptive, never_preempts_for_a_job_that_would_still_not_fit)
+{
+    struct cluster *c = cluster_of(four_gpus);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 100, 1, 0);
+    add(s, 0, 200, 1, 0);
+    add(s, 0, 300, 1, 0);
+    add(s, 0, 50, 1, 0);
+    add(s, 10, 150, 3, 0);
+    run(s, "srtf", NULL, NULL);
+    expect(s, (double[]){100, 200, 400, 50, 250}, (int[]){0, 0, 1, 0, 0});
+    cr_assert_float_eq(sim_job(s, 4)->start_time, 100, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+/* One V100 (speed 1) and one K80 (speed 0.5). a (100 s) takes the V100
+ * and b (300 s) the K80 at 0. At 10 c (50 s, V100 only) arrives: the worst
+ * running job is b (295 left) but on a K80, which c cannot use, so c
+ * preempts a (90 left) on the V100 and runs 10-60. a, better than b,
+ * preempts b on the K80 and runs there: 90 s of work at half speed, ends
+ * 190. At 60 b takes the V100: 295 s, ends 355. */
+Test(preemptive, preempts_on_a_gpu_type_the_waiting_job_can_use)
+{
+    struct cluster *c = cluster_of(
+        "{\"reference_gpu\": \"V100\","
+        " \"gpu_types\": [{\"name\": \"V100\", \"memory_mb\": 1, \"speed\": 1},"
+        "  {\"name\": \"K80\", \"memory_mb\": 1, \"speed\": 0.5}],"
+        " \"nodes\": [{\"gpu_type\": \"V100\", \"gpus_per_node\": 1},"
+        "  {\"gpu_type\": \"K80\", \"gpus_per_node\": 1}]}");
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 100, 1, 0);
+    add(s, 0, 300, 1, 0);
+    add(s, 10, 50, 1, 1u << 0);
+    run(s, "srtf", NULL, NULL);
+    expect(s, (double[]){190, 355, 60}, (int[]){1, 1, 0});
+    int type[] = {1, 0, 0};
+    for (uint32_t j = 0; j < 3; j++)
+        cr_expect_eq(sim_job(s, j)->gpu_type, type[j], "job %u", j);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+/* Two nodes of 2 GPUs, spread_slowdown 2. a (300 s) at 0 and b (100) at 1
+ * take node 0; c (250) at 2 and d (200) at 3 take node 1. At 10 w (2 GPUs,
+ * 50 s) arrives; worst first the running jobs are a (290, node 0), c (242,
+ * node 1), d (193, node 1), b (91). When w's class cannot spread, room
+ * means one node: a frees one GPU on node 0, then c and d free node 1, so
+ * w preempts c and d, not a, and runs 10-60 on node 1. Then d, waiting
+ * and better than a, preempts a in turn (same instant, no time lost: d
+ * ends at 203 as if never stopped); c (242) and a (290) wait for w and
+ * run 60-302 and 60-350. When w may spread, the two worst (a and c) make
+ * room: w runs spread 10-110 (50 s x 2); c takes b's GPU at 101 (ends 343)
+ * and a takes w's at 110 (ends 400). */
+Test(preemptive, a_job_that_cannot_spread_preempts_to_free_one_node)
+{
+    struct cluster *cl = cluster_of(
+        "{\"spread_slowdown\": 2, \"gpu_types\": [{\"name\": \"G\","
+        " \"memory_mb\": 1, \"speed\": 1}], \"nodes\": [{\"gpu_type\": \"G\","
+        " \"gpus_per_node\": 2, \"count\": 2}]}");
+    for (int spread = 0; spread < 2; spread++) {
+        struct sim *s = sim_create(cl, 1);
+        struct sim_class_spec one_node = {{1}, {0}};
+        int32_t cls = 0;
+        if (!spread)
+            cr_assert_eq(sim_add_class(s, &one_node, &cls), 0);
+        add(s, 0, 300, 1, 0);
+        add(s, 1, 100, 1, 0);
+        add(s, 2, 250, 1, 0);
+        add(s, 3, 200, 1, 0);
+        add_class(s, 10, 50, 2, 0, cls);
+        run(s, "srtf", NULL, NULL);
+        if (spread)
+            expect(s, (double[]){400, 101, 343, 203, 110},
+                   (int[]){1, 0, 1, 0, 0});
+        else
+            expect(s, (double[]){350, 101, 302, 203, 60},
+                   (int[]){1, 0, 1, 1, 0});
+        cr_expect_eq(sim_job(s, 4)->spread, spread);
+        sim_destroy(s);
+    }
+    cluster_destroy(cl);
+}
+
+Test(srtf, refuses_to_bind_without_estimates)
+{
+    struct cluster *c = cluster_of(one_gpu);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 10, 1, 0);
+    char why[256] = "";
+    cr_assert_eq(try_run(s, "srtf", NULL, NULL, 0, 0, why, sizeof why),
+                 SIM_EINVAL);
+    cr_assert(strstr(why, "srtf") && strstr(why, "estimates"), "%s", why);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+Test(las, validates_its_quantum_and_metric)
+{
+    struct cluster *c = cluster_of(one_gpu);
+    const char *bad[][2] = {{"quantum", "0"}, {"quantum", "-5"},
+                            {"quantum", "abc"}, {"quantum", "nan"},
+                            {"metric", "memory"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct sim *s = sim_create(c, 1);
+        char why[256] = "";
+        cr_assert_eq(try_run(s, "las", &bad[i][0], &bad[i][1], 1, 0, why,
+                             sizeof why), SIM_EINVAL, "%s=%s", bad[i][0],
+                     bad[i][1]);
+        cr_assert(strstr(why, bad[i][0]), "%s", why);
+        sim_destroy(s);
+    }
+    cluster_destroy(c);
+}
+
+/* One GPU, quantum 10. j0 (30 s) runs from 0; j1 (20 s) arrives at 5 with
+ * nothing attained and preempts j0 (5 attained). The quantum clock starts
+ * there: at 15 j1 has 10, j0 5: j0 runs; at 25 j0 has 15, j1 10: j1 runs
+ * and ends at 35; j0 runs its last 15 s, 35-50. */
+Test(las, takes_turns_of_one_quantum_as_drawn)
+{
+    struct cluster *c = cluster_of(one_gpu);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 30, 1, 0);
+    add(s, 5, 20, 1, 0);
+    run(s, "las", "10", NULL);
+    expect(s, (double[]){50, 35}, (int[]){2, 1});
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+/* Two GPUs on one node, quantum 1000 (no turns). a (2 GPUs, 100 s) at 0;
+ * b (1 GPU, 100 s) at 10 preempts it; d (1 GPU, 5 s) runs 20-25 on the
+ * other GPU. At 25 a has run 10 s (20 GPU-s) and b 15 s (15 GPU-s):
+ *  time:     a is behind: it preempts b, runs 25-115; b ends 115-200;
+ *  gpu_time: b is behind: a waits (one GPU idles) until b ends at 110,
+ *            then runs 110-200. */
+Test(las, weighs_attained_service_by_gpus_with_metric_gpu_time)
+{
+    struct cluster *c = cluster_of(
+        "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 2}]}");
+    for (int gpu_time = 0; gpu_time < 2; gpu_time++) {
+        struct sim *s = sim_create(c, 1);
+        add(s, 0, 100, 2, 0);
+        add(s, 10, 100, 1, 0);
+        add(s, 20, 5, 1, 0);
+        run(s, "las", "1000", gpu_time ? "gpu_time" : "time");
+        if (gpu_time)
+            expect(s, (double[]){200, 110, 25}, (int[]){1, 0, 0});
+        else
+            expect(s, (double[]){115, 200, 25}, (int[]){1, 1, 0});
+        sim_destroy(s);
+    }
+    cluster_destroy(c);
+}
+
+/* Two 100 s jobs on one GPU: processor sharing ends both at 200. With a
+ * quantum of 0.5 s they take turns (j0 first, as it arrived first) and end
+ * within one quantum of that: j0 at 199.5, j1 at 200. */
+Test(las, approaches_processor_sharing_as_the_quantum_shrinks)
+{
+    struct cluster *c = cluster_of(one_gpu);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 100, 1, 0);
+    add(s, 0, 100, 1, 0);
+    run(s, "las", "0.5", NULL);
+    cr_assert_float_eq(sim_job(s, 0)->finish_time, 199.5, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->finish_time, 200, 1e-9);
+    cr_assert_gt(sim_job(s, 0)->preemptions + sim_job(s, 1)->preemptions,
+                 300);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
