@@ -6,6 +6,7 @@
  * results folder as it was. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -243,8 +244,43 @@ static void print_table(const struct run_config *cfg,
                                   "utilization.png" : "");
 }
 
+/* Each job's deadline (NAN when it has none), by job id = trace index, or
+ * NULL when no job has one. Freed by the caller. */
+static double *job_deadlines(const struct trace *t)
+{
+    size_t any = 0;
+    for (size_t i = 0; i < t->njobs; i++)
+        any += isnan(t->jobs[i].deadline) ? 0u : 1u;
+    double *d = any ? malloc(t->njobs * sizeof *d) : NULL;
+    for (size_t i = 0; d && i < t->njobs; i++)
+        d[i] = t->jobs[i].deadline;
+    return d;
+}
+
+/* Makes the policy's state; an exit code, having said why when not OK. */
+static int bind_policy(const struct run_config *cfg, const struct pol_ops *ops,
+                       const struct workload *w, struct pol_config *pc,
+                       struct sim_policy *hooks)
+{
+    size_t n = sim_njobs(w->sim);
+    int rc = pol_bind(ops, pc, hooks);
+    if (rc == 0)
+        return CLI_OK;
+    pol_unbind(ops, hooks);
+    if (rc == SIM_EINVAL && cfg->estimates == CLI_EST_TRACE &&
+        !pc->has_estimates) {
+        cli_error("%s; with --estimates trace, %zu of %zu jobs have no "
+                  "est_duration", pc->error, n - w->estimated_jobs, n);
+        return CLI_USAGE;
+    }
+    if (rc == SIM_EINVAL)
+        return cli_usage_error("hetsim run", "%s", pc->error);
+    cli_error("out of memory");
+    return CLI_FAILURE;
+}
+
 static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
-                    const struct workload *w, FILE *tf,
+                    const struct trace *t, const struct workload *w, FILE *tf,
                     struct cli_series *keep, struct run_perf *perf)
 {
     const struct cluster *c = w->cluster;
@@ -253,8 +289,8 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
                           .progress = !cfg->quiet && isatty(2),
                           .keep = keep};
     fputs("time,queued,busy_gpus", tf);
-    for (int32_t t = 0; t < c->ntypes; t++)
-        fprintf(tf, ",busy_%s", c->types[t].name);
+    for (int32_t g = 0; g < c->ntypes; g++)
+        fprintf(tf, ",busy_%s", c->types[g].name);
     fputc('\n', tf);
     char why[512] = "";
     struct pol_config pc = {
@@ -263,39 +299,29 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         .has_estimates = w->estimated_jobs == sim_njobs(s),
         .keys = cfg->opt_keys, .values = cfg->opt_values,
         .nopts = cfg->nopts, .error = why, .error_cap = sizeof why};
+    double *deadlines = job_deadlines(t);
+    pc.deadlines = deadlines;
     struct sim_policy hooks;
-    int brc = pol_bind(ops, &pc, &hooks);
-    if (brc == SIM_EINVAL && cfg->estimates == CLI_EST_TRACE &&
-        !pc.has_estimates) {
-        cli_error("%s; with --estimates trace, %zu of %zu jobs have no "
-                  "est_duration", why, sim_njobs(s) - w->estimated_jobs,
-                  sim_njobs(s));
-        return CLI_USAGE;
-    }
-    if (brc) {
+    int rc = bind_policy(cfg, ops, w, &pc, &hooks);
+    if (rc == CLI_OK) {
+        struct sim_observer obs = {&tl, timeline_change};
+        struct sim_error err = {0};
+        double t0 = cli_clock();
+        int src = sim_run(s, &hooks, &obs, &err);
+        perf->sim_wall_s = cli_clock() - t0;
         pol_unbind(ops, &hooks);
-        if (brc == SIM_EINVAL)
-            return cli_usage_error("hetsim run", "%s", why);
-        cli_error("out of memory");
-        return CLI_FAILURE;
+        if (tl.progress && tl.calls >= 4096)
+            fputc('\n', stderr);
+        if (src) {
+            cli_error("%s", err.text[0] ? err.text : sim_strerror(src));
+            rc = CLI_FAILURE;
+        } else if (tl.oom) {
+            cli_error("out of memory");
+            rc = CLI_FAILURE;
+        }
     }
-    struct sim_observer obs = {&tl, timeline_change};
-    struct sim_error err = {0};
-    double t0 = cli_clock();
-    int rc = sim_run(s, &hooks, &obs, &err);
-    perf->sim_wall_s = cli_clock() - t0;
-    pol_unbind(ops, &hooks);
-    if (tl.progress && tl.calls >= 4096)
-        fputc('\n', stderr);
-    if (rc) {
-        cli_error("%s", err.text[0] ? err.text : sim_strerror(rc));
-        return CLI_FAILURE;
-    }
-    if (tl.oom) {
-        cli_error("out of memory");
-        return CLI_FAILURE;
-    }
-    return CLI_OK;
+    free(deadlines);
+    return rc;
 }
 
 int cli_simulate_and_write(const struct run_config *cfg,
@@ -319,7 +345,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
             goto done;
         }
     }
-    rc = simulate(cfg, ops, w, out[OUT_TIMELINE].f,
+    rc = simulate(cfg, ops, t, w, out[OUT_TIMELINE].f,
                   cfg->plots ? &series : NULL, perf);
     if (rc)
         goto done;
