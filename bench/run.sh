@@ -49,3 +49,34 @@ awk 'BEGIN { srand(7); print "timestamp,duration,num_gpus,gpu_time,cluster"
       int((t % 3600) / 60), t % 60, d, g, d * g, int(rand() * 15) }
 }' > "$work/philly.csv"
 "$build/bench/bench_read" philly "$work/philly.csv"
+
+echo
+echo "== Preemptive policies, 1-GPU jobs on 1,000 identical GPUs at load 0.98"
+echo "   (Poisson arrivals, exponential durations of mean 3600 s, seed 1; at"
+echo "   load 0.9 hardly a job waits, so a preemptive policy has little to do)"
+# Runs hetsim with the options after LABEL on TRACE and prints its figures.
+preemptive_run() {
+  local trace=$1 label=$2 out=$work/out-preemptive start end
+  shift 2
+  start=$(date +%s.%N)
+  "$hetsim" run -q --trace "$trace" --cluster "$here/cluster-1000.json" \
+    --out "$out" "$@"
+  end=$(date +%s.%N)
+  awk -v label="$label" -v wall0="$start" -v wall1="$end" \
+      -v sim="$(val "$out/perf.json" sim_wall_s)" \
+      -v pre="$(val "$out/summary.json" preemptions_total)" \
+      -v n="$(val "$out/summary.json" jobs_total)" \
+      -v jct="$(val "$out/summary.json" avg_jct_s)" 'BEGIN {
+    printf "   %-24s simulate %7.3f s, whole command %7.3f s, %6.3f preemptions/job, avg JCT %6.0f s\n",
+      label, sim, wall1 - wall0, pre / n, jct }'
+}
+for n in 100000 1000000; do
+  "$build/bench/gen_trace" "$n" 1000 0.98 3600 1 > "$work/preemptive-$n.csv"
+  printf '   %d jobs:\n' "$n"
+  preemptive_run "$work/preemptive-$n.csv" "fifo (for reference)" --policy fifo
+  preemptive_run "$work/preemptive-$n.csv" "srtf, oracle estimates" \
+    --policy srtf --estimates oracle
+  preemptive_run "$work/preemptive-$n.csv" "las, quantum 60 s" --policy las
+  preemptive_run "$work/preemptive-$n.csv" "tiresias, defaults" \
+    --policy tiresias
+done

@@ -279,6 +279,66 @@ static int bind_policy(const struct run_config *cfg, const struct pol_ops *ops,
     return CLI_FAILURE;
 }
 
+/* Whether OPS takes the parameter NAME. */
+static int takes_param(const struct pol_ops *ops, const char *name)
+{
+    for (size_t i = 0; ops->params && ops->params[i].name; i++)
+        if (strcmp(ops->params[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* For policies with a `by` parameter (fair): each job's group, a dense
+ * number per distinct vc (or user) of the trace, POL_NO_GROUP where the
+ * job has none; NULL when no job has one. Freed by the caller. */
+static uint32_t *job_groups(const struct run_config *cfg,
+                            const struct pol_ops *ops, const struct trace *t,
+                            size_t *ngroups)
+{
+    *ngroups = 0;
+    if (!takes_param(ops, "by") || t->njobs == 0)
+        return NULL;
+    const char *by = "vc";
+    for (size_t i = 0; i < cfg->nopts; i++)
+        if (strcmp(cfg->opt_keys[i], "by") == 0)
+            by = cfg->opt_values[i];
+    int user = strcmp(by, "user") == 0;
+    /* Pool ids are interned (equal names, equal ids): an open-addressing
+     * map from id to group numbers the groups by first appearance. */
+    uint32_t *g = malloc(t->njobs * sizeof *g);
+    size_t cap = 1;
+    while (cap < 2 * t->njobs)
+        cap *= 2;
+    uint32_t *keys = calloc(cap, sizeof *keys);
+    uint32_t *vals = malloc(cap * sizeof *vals);
+    if (!g || !keys || !vals) {
+        free(g);
+        g = NULL;
+    }
+    for (size_t i = 0; g && i < t->njobs; i++) {
+        uint32_t name = user ? t->jobs[i].user : t->jobs[i].vc;
+        if (name == TRACE_NOSTR) {
+            g[i] = POL_NO_GROUP;
+            continue;
+        }
+        size_t h = (name * 2654435761u) & (cap - 1);
+        while (keys[h] && keys[h] != name)
+            h = (h + 1) & (cap - 1);
+        if (!keys[h]) {
+            keys[h] = name;
+            vals[h] = (uint32_t)(*ngroups)++;
+        }
+        g[i] = vals[h];
+    }
+    free(keys);
+    free(vals);
+    if (g && *ngroups == 0) {
+        free(g);
+        g = NULL;
+    }
+    return g;
+}
+
 static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
                     const struct trace *t, const struct workload *w, FILE *tf,
                     struct cli_series *keep, struct run_perf *perf)
@@ -301,6 +361,8 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         .nopts = cfg->nopts, .error = why, .error_cap = sizeof why};
     double *deadlines = job_deadlines(t);
     pc.deadlines = deadlines;
+    uint32_t *groups = job_groups(cfg, ops, t, &pc.ngroups);
+    pc.groups = groups;
     struct sim_policy hooks;
     int rc = bind_policy(cfg, ops, w, &pc, &hooks);
     if (rc == CLI_OK) {
@@ -321,6 +383,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         }
     }
     free(deadlines);
+    free(groups);
     return rc;
 }
 

@@ -10,5 +10,8 @@ extern const struct pol_ops pol_sjf;
 extern const struct pol_ops pol_edf;
 extern const struct pol_ops pol_srtf;
 extern const struct pol_ops pol_las;
+extern const struct pol_ops pol_tiresias;
+extern const struct pol_ops pol_gittins;
+extern const struct pol_ops pol_fair;
 
 #endif

@@ -31,6 +31,8 @@ enum pol_placement {
 enum pol_backfill { POL_BACKFILL_NONE, POL_BACKFILL_EASY,
                     POL_BACKFILL_CONSERVATIVE };
 
+#define POL_NO_GROUP UINT32_MAX /* a job in no group: a group of its own */
+
 /* What a policy is made with. */
 struct pol_config {
     const struct cluster *cluster;
@@ -40,6 +42,10 @@ struct pol_config {
     int has_estimates;        /* every job has est_work > 0 */
     const double *deadlines;  /* (njobs) by job id, s since trace start;
                                  NULL = none; NaN or < 0 = this job none */
+    const uint32_t *groups;   /* (njobs) by job id, its group (fair's vc or
+                                 user) in [0, ngroups), or POL_NO_GROUP;
+                                 NULL = none; borrowed for the run */
+    size_t ngroups;
     const char *const *keys;  /* (nopts) from --policy-opt KEY=VALUE */
     const char *const *values;
     size_t nopts;

@@ -22,18 +22,15 @@
  *     exhausted, or when no GPU is free and the best waiting job is not
  *     better than the worst running one. Jobs preempted in a pass wait in
  *     the queue and are considered later in the same pass.
- * A waiting job's priority must stay put; a running one's moves along a line
- * at the rate its policy gives. Either holds until a time the policy names,
- * when it is taken again (with a wake-up). A priority must not jump when
- * the job starts (it could then be preempted by the job it beat, and back):
- * a job started in a pass is not preempted in it (SIM_EDECISION, not a
- * loop). After each pass the policy may ask for another (pol_repass_fn:
- * las's quantum); a wake-up is asked for only if none is due by then.
- * Cost: waiting jobs sit in a min-heap, running ones in max-heaps, one per
- * (GPU type, rate), whose key prio - rate * t is then fixed. A pass costs
- * O(log n) per job started, preempted or passed over, O(groups) per job
- * looked at, O(groups) in all on a full cluster (the early stop); while
- * GPUs are free that no waiting job can use, it walks the queue. */
+ * A job started in a pass is never a victim in it: with priorities that
+ * keep pol_prio_fn's contract it cannot be, and if one jumps at a start,
+ * SIM_EDECISION beats two jobs preempting each other for ever. Wake-ups:
+ * at the earliest `until` or pol_repass_fn time, unless one is due by then.
+ * Cost: waiting jobs in a min-heap, running ones in max-heaps per (GPU
+ * type, rate), keyed prio - rate * t. A pass costs O(log n) per job started,
+ * preempted or passed over and O(groups) per job looked at; the early stop
+ * ends it at once on a full cluster, but jobs that can neither start nor
+ * preempt (free GPUs or victims of the wrong type) are walked past. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +47,7 @@ struct pheap {
     struct item *a; /* (cap) */
     uint32_t len, cap;
     int max;       /* 1: the worst on top (running), 0: the best */
-    int untracked; /* 1: p->pos is not this heap's (rekeys, skipped) */
+    int untracked; /* 1: p->pos is not this heap's (rekeys) */
 };
 
 /* The running jobs on one GPU type whose priorities move at one rate. */
@@ -79,13 +76,14 @@ struct pol_preempt {
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
     struct pheap rekeys; /* key = time, submit = the job's stamp then */
-    struct pheap skipped; /* passed over in this pass */
+    struct pheap skipped; /* passed over in this pass, out of `waiting` */
     struct scratch {      /* (total_gpus) running jobs taken out by */
         struct item e;    /* victims_on(), in the order taken */
         int32_t group, victim;
     } *v;                 /* in p's block, and so is node */
     struct node_room { int32_t freed, touched; } *node; /* (nnodes) */
     uint32_t pass;
+    int32_t busy;        /* GPUs of the jobs it started, still running */
     double wake_pending; /* the earliest wake-up asked for, or -1 */
     int oom;
 };
@@ -144,12 +142,11 @@ static void sift_down(struct pol_preempt *p, struct pheap *h, uint32_t i)
 static int heap_push(struct pol_preempt *p, struct pheap *h, struct item e)
 {
     if (h->len == h->cap) {
-        uint32_t cap = h->cap ? 2 * h->cap : 64;
-        struct item *a = realloc(h->a, cap * sizeof *a);
+        struct item *a = realloc(h->a, (2 * (size_t)h->cap + 64) * sizeof *a);
         if (!a)
             return SIM_ENOMEM;
         h->a = a;
-        h->cap = cap;
+        h->cap = 2 * h->cap + 64;
     }
     h->a[h->len] = e;
     sift_up(p, h, h->len++);
@@ -159,8 +156,7 @@ static int heap_push(struct pol_preempt *p, struct pheap *h, struct item e)
 static struct item heap_remove(struct pol_preempt *p, struct pheap *h,
                                uint32_t i)
 {
-    struct item out = h->a[i];
-    struct item last = h->a[--h->len];
+    struct item out = h->a[i], last = h->a[--h->len];
     if (i < h->len) {
         put(p, h, i, last);
         if (i > 0 && above(h, &last, &h->a[(i - 1) / 2]))
@@ -169,11 +165,6 @@ static struct item heap_remove(struct pol_preempt *p, struct pheap *h,
             sift_down(p, h, i);
     }
     return out;
-}
-
-static struct pheap *heap_of(struct pol_preempt *p, int32_t idx)
-{
-    return idx == 0 ? &p->waiting : &p->groups[idx - 1].h;
 }
 
 /* A rekey is stale once its job was filed again or left. */
@@ -190,12 +181,12 @@ static int32_t group_of(struct pol_preempt *p, int32_t type, double rate)
         if (p->groups[g].type == type && p->groups[g].rate == rate)
             return g;
     if (p->ngroups == p->groups_cap) {
-        int32_t cap = p->groups_cap ? 2 * p->groups_cap : 8;
-        struct group *a = realloc(p->groups, (size_t)cap * sizeof *a);
+        struct group *a = realloc(p->groups,
+                                  (2 * (size_t)p->groups_cap + 8) * sizeof *a);
         if (!a)
             return -1;
         p->groups = a;
-        p->groups_cap = cap;
+        p->groups_cap = 2 * p->groups_cap + 8;
     }
     p->groups[p->ngroups] = (struct group){type, rate, {NULL, 0, 0, 1, 0}};
     return p->ngroups++;
@@ -216,11 +207,9 @@ static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
         e.key = prio - rate * now;
     }
     struct slot *sl = &p->slots[job];
-    sl->base = prio;
-    sl->since = now;
-    sl->heap = idx;
-    sl->stamp++;
-    int rc = heap_push(p, heap_of(p, idx), e); /* failing, it ends the run */
+    *sl = (struct slot){prio, now, idx, sl->node, sl->stamp + 1, sl->pass};
+    struct pheap *h = idx ? &p->groups[idx - 1].h : &p->waiting;
+    int rc = heap_push(p, h, e); /* failing, it ends the run */
     if (rc)
         return rc;
     if (until > now && until < INFINITY)
@@ -231,13 +220,12 @@ static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
 static struct item detach(struct pol_preempt *p, uint32_t job)
 {
     struct slot *sl = &p->slots[job];
-    struct item e = heap_remove(p, heap_of(p, sl->heap), (uint32_t)p->pos[job]);
+    struct pheap *h = sl->heap ? &p->groups[sl->heap - 1].h : &p->waiting;
     sl->heap = -1;
-    return e;
+    return heap_remove(p, h, (uint32_t)p->pos[job]);
 }
 
-/* The priority now of E, running in group G: exactly its priority when it
- * started at the instant it starts (the key orders the group only). */
+/* The priority now of E, running in group G (exact at its start). */
 static double prio_now(const struct pol_preempt *p, const struct group *g,
                        const struct item *e, double now)
 {
@@ -361,6 +349,7 @@ static int preempt_victims(struct pol_preempt *p, struct sim *s, int32_t n)
         if (p->slots[v].pass == p->pass)
             return SIM_EDECISION; /* its priority jumped when it started */
         p->slots[v].heap = -1;
+        p->busy -= sim_job(s, v)->num_gpus;
         int rc = sim_preempt(s, v);
         if (rc || (rc = insert(p, s, v)) != 0)
             return rc;
@@ -377,6 +366,7 @@ static int start(struct pol_preempt *p, struct sim *s, uint32_t job,
         return rc;
     p->slots[job].node = pl->nseg == 1 ? pl->seg[0].node : -1;
     p->slots[job].pass = p->pass;
+    p->busy += sim_job(s, job)->num_gpus;
     return insert(p, s, job);
 }
 
@@ -396,29 +386,6 @@ static int try_start(struct pol_preempt *p, struct sim *s,
     if (rc == 0)
         rc = pol_place(p->placer, s, w->job, &pl);
     return rc == 0 ? start(p, s, w->job, &pl) : rc;
-}
-
-static int any_free(const struct sim *s)
-{
-    for (int32_t t = 0; t < sim_cluster(s)->ntypes; t++)
-        if (sim_free_gpus(s, t) > 0)
-            return 1;
-    return 0;
-}
-
-/* Takes the priorities of jobs whose `until` has come. */
-static int rekeys_due(struct pol_preempt *p, struct sim *s)
-{
-    while (p->rekeys.len > 0 && p->rekeys.a[0].key <= sim_now(s)) {
-        struct item r = heap_remove(p, &p->rekeys, 0);
-        if (rekey_stale(p, &r))
-            continue;
-        detach(p, r.job);
-        int rc = insert(p, s, r.job);
-        if (rc)
-            return rc;
-    }
-    return 0;
 }
 
 /* Asks for the next pass the policy or a rekey wants, unless one is due by
@@ -442,13 +409,20 @@ int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
     if (p->oom)
         return SIM_ENOMEM; /* an arrival could not be recorded */
     p->pass++;
-    int rc = rekeys_due(p, s);
     double now = sim_now(s), k;
+    int rc = 0;
+    while (rc == 0 && p->rekeys.len > 0 && p->rekeys.a[0].key <= now) {
+        struct item r = heap_remove(p, &p->rekeys, 0); /* `until` has come */
+        if (!rekey_stale(p, &r)) {
+            detach(p, r.job);
+            rc = insert(p, s, r.job);
+        }
+    }
     while (rc == 0 && p->waiting.len > 0) {
         struct item w = p->waiting.a[0];
         int32_t g = worst_group(p, -1, now, &k);
         if ((g < 0 || !before(w.key, &w, k, &p->groups[g].h.a[0])) &&
-            !any_free(s))
+            p->busy == sim_cluster(s)->total_gpus)
             break;
         rc = try_start(p, s, &w);
         if (rc == 1)
@@ -474,8 +448,7 @@ int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
     if (!p)
         return SIM_ENOMEM;
     *p = (struct pol_preempt){.prio = prio, .repass = repass, .ctx = ctx,
-                              .wake_pending = -1};
-    p->rekeys.untracked = p->skipped.untracked = 1;
+                              .rekeys.untracked = 1, .wake_pending = -1};
     p->v = (struct scratch *)(p + 1);
     p->node = (struct node_room *)(p->v + gpus);
     p->placer = pol_placer_create(c, cfg->placement, cfg->seed);
@@ -520,7 +493,8 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
 
 void pol_preempt_finish(struct pol_preempt *p, struct sim *s, uint32_t job)
 {
-    (void)s;
-    if (p->slots && p->slots[job].heap > 0)
+    if (p->slots && p->slots[job].heap > 0) {
         detach(p, job);
+        p->busy -= sim_job(s, job)->num_gpus;
+    }
 }

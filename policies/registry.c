@@ -9,6 +9,9 @@ static const struct pol_ops *const registry[] = {
     &pol_edf,
     &pol_srtf,
     &pol_las,
+    &pol_tiresias,
+    &pol_gittins,
+    &pol_fair,
 };
 
 #define NPOLICIES (sizeof registry / sizeof registry[0])

@@ -301,6 +301,12 @@ static int worker_of(struct loader *L, const cJSON *item, struct place *at)
     len -= at->spread ? suffix : 0;
     if (len == 0)
         return fail(L, "key \"%s\": no worker type", item->string);
+    /* A worker's own name may not end in the suffix, or "X_unconsolidated"
+     * would be both a worker and the spread table of worker X. */
+    if (len >= suffix &&
+        strncmp(item->string + len - suffix, TP_SPREAD_SUFFIX, suffix) == 0)
+        return fail(L, "key \"%s\": a worker type may not end in \"%s\"",
+                    item->string, TP_SPREAD_SUFFIX);
     for (const cJSON *x = item->prev; x && x->next; x = x->prev)
         if (strcasecmp(x->string, item->string) == 0)
             return fail(L, "key \"%s\" appears twice", item->string);
