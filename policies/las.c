@@ -1,9 +1,12 @@
 /* las.c -- preemptive least attained service (Rai et al.; the base of
  * Tiresias): the job that has run least goes first.
  *
- * A job's priority is the time it has run (sim_attained_s: restart
- * overheads included), or with metric=gpu_time that times its GPUs; ties
- * go to the earlier arrival. The preemption rule is preemptive.c's.
+ * A job's priority is the time it has run (sim_attained_s), or with
+ * metric=gpu_time that times its GPUs; ties go to the earlier arrival. The
+ * preemption rule is preemptive.c's. The restart overhead a job pays counts
+ * as run time, but only from when it stops or finishes: while it pays it,
+ * its priority stands still. Otherwise, with a quantum shorter than the
+ * overhead, jobs would take turns paying overheads and never work.
  *
  * True LAS shares the GPUs among the least-served jobs in infinitesimal
  * slices. Here, as usual, time is cut in quanta: a scheduling pass runs at
@@ -37,13 +40,19 @@ static const struct pol_param las_params[] = {
 static double las_prio(void *ctx, const struct sim *s, uint32_t job,
                        double *rate, double *until)
 {
-    (void)until;
     const struct las *l = ctx;
     const struct sim_job *j = sim_job(s, job);
     double weight = l->gpu_time ? (double)j->num_gpus : 1;
-    if (j->state == JOB_RUNNING)
-        *rate = weight;
-    return sim_attained_s(s, job) * weight;
+    double attained = sim_attained_s(s, job);
+    if (j->state == JOB_RUNNING) { /* its overhead is charged at its end */
+        double resume = j->last_start + j->overhead_run, now = sim_now(s);
+        attained -= fmin(now, resume) - j->last_start;
+        if (now < resume)
+            *until = resume;
+        else
+            *rate = weight;
+    }
+    return attained * weight;
 }
 
 static double las_repass(void *ctx, const struct sim *s)

@@ -36,14 +36,20 @@ fuzz_fail(char *why, const char *fmt, ...)
     return -1;
 }
 
+static inline void fuzz_input_remove(void);
+
 /* The path of this process's input file with extension EXT (".csv", ...):
  * in /dev/shm when it can be written, else in /tmp. One path per extension
- * and process, rewritten for every input. The text lives in a static
- * buffer, valid until the next call. */
+ * and process, rewritten for every input, removed at exit. The text lives
+ * in a static buffer, valid until the next call. */
 static inline const char *fuzz_input_path(const char *ext)
 {
     static char path[96];
-    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    static const char *dir;
+    if (!dir) {
+        dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        atexit(fuzz_input_remove); /* libFuzzer ends a run with exit() */
+    }
     snprintf(path, sizeof path, "%s/hetsim-fuzz-%ld%.*s", dir, (long)getpid(),
              FUZZ_MAX_EXT, ext);
     return path;

@@ -42,8 +42,7 @@ static int try_run(struct sim *s, const char *policy, const char *const *keys,
     int rc = pol_bind(ops, &cfg, &hooks);
     if (rc == 0) {
         struct sim_error err = {0};
-        int run = sim_run(s, &hooks, NULL, &err);
-        cr_assert_eq(run, 0, "%s", err.text);
+        cr_assert_eq(sim_run(s, &hooks, NULL, &err), 0, "%s", err.text);
     }
     pol_unbind(ops, &hooks);
     return rc;
@@ -276,12 +275,9 @@ Test(preemptive, a_multi_gpu_job_preempts_the_worst_only_if_it_then_fits)
         add(s, 0, 50, 1, 0);
         add(s, 10, 150, gpus, 0);
         run(s, "srtf", NULL, NULL);
-        if (gpus == 2)
-            expect(s, (double[]){100, 240, 390, 50, 160},
-                   (int[]){0, 1, 1, 0, 0});
-        else
-            expect(s, (double[]){100, 200, 400, 50, 250},
-                   (int[]){0, 0, 1, 0, 0});
+        expect(s, gpus == 2 ? (double[]){100, 240, 390, 50, 160}
+                            : (double[]){100, 200, 400, 50, 250},
+               gpus == 2 ? (int[]){0, 1, 1, 0, 0} : (int[]){0, 0, 1, 0, 0});
         cr_expect_float_eq(sim_job(s, 4)->start_time, gpus == 2 ? 10 : 100,
                            1e-9);
         sim_destroy(s);
@@ -358,49 +354,49 @@ Test(preemptive, a_job_that_cannot_spread_preempts_to_free_one_node)
     cluster_destroy(cl);
 }
 
-Test(srtf, refuses_to_bind_without_estimates)
+/* Each refusal: policy, option, value, a word the message must hold. */
+Test(preemptive, srtf_wants_estimates_and_las_a_good_quantum_and_metric)
 {
     struct cluster *c = cluster_of(one_gpu);
-    struct sim *s = sim_create(c, 1);
-    char why[256] = "";
-    cr_assert_eq(try_run(s, "srtf", NULL, NULL, 0, 0, why, sizeof why),
-                 SIM_EINVAL);
-    cr_assert(strstr(why, "srtf") && strstr(why, "estimates"), "%s", why);
-    sim_destroy(s);
-    cluster_destroy(c);
-}
-
-Test(las, validates_its_quantum_and_metric)
-{
-    struct cluster *c = cluster_of(one_gpu);
-    const char *bad[][2] = {{"quantum", "0"}, {"quantum", "-5"},
-                            {"quantum", "abc"}, {"quantum", "nan"},
-                            {"metric", "memory"}};
+    const char *bad[][4] = {
+        {"srtf", "", "", "estimates"}, {"las", "quantum", "0", "quantum"},
+        {"las", "quantum", "-5", "quantum"}, {"las", "quantum", "abc", "abc"},
+        {"las", "quantum", "nan", "quantum"}, {"las", "metric", "gb", "gb"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct sim *s = sim_create(c, 1);
         char why[256] = "";
-        cr_assert_eq(try_run(s, "las", &bad[i][0], &bad[i][1], 1, 0, why,
-                             sizeof why), SIM_EINVAL, "%s=%s", bad[i][0],
-                     bad[i][1]);
-        cr_assert(strstr(why, bad[i][0]), "%s", why);
+        cr_assert_eq(try_run(s, bad[i][0], &bad[i][1], &bad[i][2],
+                             bad[i][1][0] ? 1 : 0, 0, why, sizeof why),
+                     SIM_EINVAL, "%s %s=%s", bad[i][0], bad[i][1], bad[i][2]);
+        cr_assert(strstr(why, bad[i][3]), "%s", why);
         sim_destroy(s);
     }
     cluster_destroy(c);
 }
 
-/* One GPU, quantum 10. j0 (30 s) runs from 0; j1 (20 s) arrives at 5 with
- * nothing attained and preempts j0 (5 attained). The quantum clock starts
- * there: at 15 j1 has 10, j0 5: j0 runs; at 25 j0 has 15, j1 10: j1 runs
- * and ends at 35; j0 runs its last 15 s, 35-50. */
+/* One GPU. Quantum 10: j0 (30 s) runs from 0; j1 (20 s) arrives at 5
+ * with nothing attained and preempts j0 (5 attained). The quantum clock
+ * starts there: at 15 j1 has 10, j0 5: j0 runs; at 25 j0 has 15, j1 10:
+ * j1 runs and ends at 35; j0 runs its last 15 s, 35-50.
+ * Quantum 2, restart overhead 7: the overhead is charged when a job stops,
+ * so a job paying it keeps its GPU and turns are not all overhead. j0 (10
+ * s) runs 0-1; j1 (10 s) preempts it (1 attained) and runs 1-3; j0 pays
+ * 3-10 (standing at 1), works 10-12 (3 > j1's 2) and stops with 10
+ * attained, 7 s left. j1 pays 12-19, works 19-27: ends. j0 pays 27-34 and
+ * works 34-41. */
 Test(las, takes_turns_of_one_quantum_as_drawn)
 {
     struct cluster *c = cluster_of(one_gpu);
-    struct sim *s = sim_create(c, 1);
-    add(s, 0, 30, 1, 0);
-    add(s, 5, 20, 1, 0);
-    run(s, "las", "10", NULL);
-    expect(s, (double[]){50, 35}, (int[]){2, 1});
-    sim_destroy(s);
+    for (int overhead = 0; overhead <= 7; overhead += 7) {
+        struct sim *s = sim_create(c, 1);
+        sim_set_restart_overhead(s, overhead);
+        add(s, 0, overhead ? 10 : 30, 1, 0);
+        add(s, overhead ? 1 : 5, overhead ? 10 : 20, 1, 0);
+        run(s, "las", overhead ? "2" : "10", NULL);
+        expect(s, overhead ? (double[]){41, 27} : (double[]){50, 35},
+               (int[]){2, 1});
+        sim_destroy(s);
+    }
     cluster_destroy(c);
 }
 
@@ -450,7 +446,8 @@ Test(las, approaches_processor_sharing_as_the_quantum_shrinks)
 
 /* Everything at once: two GPU types, 1- to 8-GPU jobs on random types, a
  * class that cannot spread, estimates off by up to a factor e, a restart
- * overhead. Each policy runs to the end, no job faster than alone. */
+ * overhead (longer than las's quantum). Each policy runs to the end, no
+ * job faster than alone. */
 Test(preemptive, runs_random_heterogeneous_workloads_to_the_end)
 {
     struct cluster *c = cluster_of(
@@ -460,7 +457,7 @@ Test(preemptive, runs_random_heterogeneous_workloads_to_the_end)
         " \"nodes\": [{\"gpu_type\": \"V100\", \"gpus_per_node\": 8,"
         " \"count\": 2}, {\"gpu_type\": \"K80\", \"gpus_per_node\": 4,"
         " \"count\": 3}]}");
-    const char *runs[][3] = {{"srtf", NULL, NULL}, {"las", "10", NULL},
+    const char *runs[][3] = {{"srtf", NULL, NULL}, {"las", "2", NULL},
                              {"las", "30", "gpu_time"}};
     for (size_t r = 0; r < 3; r++) {
         struct sim *s = sim_create(c, 1);
