@@ -59,10 +59,10 @@ struct group {
 
 struct slot {
     double base, since; /* priority `base` when filed at time `since` */
-    int32_t heap;   /* -1 none, 0 waiting, g + 1 running group g */
-    int32_t node;   /* its node while it runs on one node, else -1 */
-    uint32_t stamp; /* bumped at each (re)insertion: older rekeys are stale */
-    uint32_t pass;  /* the pass that last started it */
+    int32_t heap;       /* -1 none, 0 waiting, g + 1 running group g */
+    int32_t node;       /* its node while it runs on one node, else -1 */
+    uint32_t stamp;     /* bumped at each (re)insertion: old rekeys stale */
+    uint32_t pass;      /* the pass that last started it */
 };
 
 struct pol_preempt {
@@ -75,7 +75,7 @@ struct pol_preempt {
     struct pheap waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
-    struct pheap rekeys; /* key = time, submit = the job's stamp then */
+    struct pheap rekeys;  /* key = time, submit = the job's stamp then */
     struct pheap skipped; /* passed over in this pass, out of `waiting` */
     struct scratch {      /* (total_gpus) running jobs taken out by */
         struct item e;    /* victims_on(), in the order taken */
@@ -181,8 +181,8 @@ static int32_t group_of(struct pol_preempt *p, int32_t type, double rate)
         if (p->groups[g].type == type && p->groups[g].rate == rate)
             return g;
     if (p->ngroups == p->groups_cap) {
-        struct group *a = realloc(p->groups,
-                                  (2 * (size_t)p->groups_cap + 8) * sizeof *a);
+        struct group *a =
+            realloc(p->groups, (2 * (size_t)p->groups_cap + 8) * sizeof *a);
         if (!a)
             return -1;
         p->groups = a;
@@ -324,8 +324,8 @@ static int32_t choose_victims(struct pol_preempt *p, struct sim *s,
         if (!(w->allowed & (1u << t)) || c->types[t].gpus < w->num_gpus)
             continue;
         int32_t k = victims_on(p, s, wi, t, *taken, &n, &urgent);
-        if (k > 0 && (nbest == 0 || before(best.key, &best, urgent.key,
-                                           &urgent))) {
+        if (k > 0 &&
+            (nbest == 0 || before(best.key, &best, urgent.key, &urgent))) {
             put_back(p, 0, *taken, 1); /* a better type than the last */
             memmove(p->v, p->v + *taken, (size_t)n * sizeof *p->v);
             *taken = n;
@@ -372,8 +372,7 @@ static int start(struct pol_preempt *p, struct sim *s, uint32_t job,
 
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
  * 1 passed over, or a negative SIM_E* code. */
-static int try_start(struct pol_preempt *p, struct sim *s,
-                     const struct item *w)
+static int try_start(struct pol_preempt *p, struct sim *s, const struct item *w)
 {
     struct sim_placement pl;
     int rc = pol_place(p->placer, s, w->job, &pl);
