@@ -193,6 +193,12 @@ int cli_workload_build(struct workload *w, const struct trace *t,
             rc = CLI_FAILURE;
             break;
         }
+        double ov = tj->job_type == TRACE_NOSTR
+                        ? -1
+                        : cluster_job_overhead(w->cluster,
+                                               trace_str(t, tj->job_type));
+        if (ov >= 0)
+            sim_set_job_restart_overhead(w->sim, (uint32_t)i, ov);
     }
     gsl_rng_free(r);
     return rc;

@@ -247,13 +247,52 @@ static int parse_nodes(struct cluster *c, const cJSON *arr, const char *src,
     return 0;
 }
 
+/* "restart_overhead_s": {"<job type>": seconds, ...} (optional). */
+static int parse_overheads(struct cluster *c, const cJSON *obj,
+                           const char *src, struct sim_error *err)
+{
+    if (!obj)
+        return 0;
+    if (!cJSON_IsObject(obj)) {
+        sim_error_set(err, src, 0, "cluster.restart_overhead_s must be an "
+                      "object of job type: seconds");
+        return SIM_EPARSE;
+    }
+    int n = cJSON_GetArraySize(obj);
+    c->overheads = calloc((size_t)(n > 0 ? n : 1), sizeof *c->overheads);
+    if (!c->overheads)
+        return SIM_ENOMEM;
+    for (const cJSON *k = obj->child; k; k = k->next) {
+        double x = cJSON_IsNumber(k) ? k->valuedouble : NAN;
+        if (!(x >= 0 && x < 1e12) || !k->string[0] ||
+            strlen(k->string) >= sizeof c->overheads->job_type) {
+            sim_error_set(err, src, 0, "restart_overhead_s.\"%s\" must be "
+                          "seconds from 0 to 1e12, under a job type of at "
+                          "most 63 bytes", k->string);
+            return SIM_EPARSE;
+        }
+        struct job_overhead *o = &c->overheads[c->noverheads++];
+        snprintf(o->job_type, sizeof o->job_type, "%s", k->string);
+        o->seconds = x;
+    }
+    return 0;
+}
+
+double cluster_job_overhead(const struct cluster *c, const char *job_type)
+{
+    for (int32_t i = 0; i < c->noverheads; i++)
+        if (strcmp(c->overheads[i].job_type, job_type) == 0)
+            return c->overheads[i].seconds;
+    return -1;
+}
+
 static int parse_cluster(struct cluster *c, const cJSON *root,
                          const char *src, struct sim_error *err)
 {
     static const char *const keys[] = {"name",  "reference_gpu",
                                        "gpu_types", "nodes",
                                        "spread_slowdown", "throughputs",
-                                       NULL};
+                                       "restart_overhead_s", NULL};
     int rc = check_keys(root, keys, "cluster", src, err);
     if (rc)
         return rc;
@@ -267,6 +306,10 @@ static int parse_cluster(struct cluster *c, const cJSON *root,
     if (!rc)
         rc = get_string(root, "throughputs", 0, c->throughputs,
                         sizeof c->throughputs, "cluster", src, err);
+    if (!rc)
+        rc = parse_overheads(c, cJSON_GetObjectItemCaseSensitive(
+                                    root, "restart_overhead_s"),
+                             src, err);
     if (!rc)
         rc = parse_types(c, cJSON_GetObjectItemCaseSensitive(root,
                                                              "gpu_types"),
@@ -404,5 +447,6 @@ void cluster_destroy(struct cluster *c)
     if (!c)
         return;
     free(c->nodes);
+    free(c->overheads);
     free(c);
 }

@@ -314,7 +314,8 @@ int sim_preempt(struct sim *s, uint32_t j)
     job->run_s += elapsed;
     job->epoch++; /* its finish event is now stale */
     job->preemptions++;
-    job->overhead_due = s->restart_overhead;
+    job->overhead_due = job->restart_s >= 0 ? job->restart_s
+                                            : s->restart_overhead;
     s->overhead_gpu_s += paid * job->num_gpus;
     s->preemptions++;
     job_set_state(s, j, JOB_PREEMPTED);

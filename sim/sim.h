@@ -57,6 +57,12 @@ struct node {
     int32_t gpus;
 };
 
+/* Seconds a preempted job of JOB_TYPE loses at each restart. */
+struct job_overhead {
+    char job_type[64];
+    double seconds;
+};
+
 struct cluster {
     char name[64];
     int32_t reference;      /* index of the reference GPU type */
@@ -65,6 +71,9 @@ struct cluster {
     int32_t total_gpus;
     double spread_slowdown; /* run-time factor of a job spread over nodes */
     char throughputs[512];  /* matrix file named by the cluster, or "" */
+    struct job_overhead *overheads; /* (noverheads) restart overhead by
+                                       job type, from the cluster file */
+    int32_t noverheads;
     struct gpu_type types[SIM_MAX_GPU_TYPES];
     struct node *nodes;     /* (nnodes) */
 };
@@ -138,6 +147,7 @@ struct sim_job {
     double est_work;     /* estimate of work (0 = none), for policies */
     double overhead_due; /* restart overhead its next start pays, s */
     double overhead_run; /* overhead paid at the start of the current run */
+    double restart_s;    /* its own restart overhead, or -1: the run's */
     uint32_t trace_index;
     uint32_t allowed;    /* types it may use and its class can run on */
     int32_t job_class;
@@ -256,8 +266,14 @@ int sim_preempt(struct sim *s, uint32_t job);
  * priority will cross a threshold. 0, SIM_EINVAL or SIM_ENOMEM. */
 int sim_wake_at(struct sim *s, double time);
 
-/* Seconds a preempted job loses on each restart (default 0); before run. */
+/* Seconds a preempted job loses on each restart (default 0); before run.
+ * The per-job form overrides it for one job (e.g. by job type). */
 void sim_set_restart_overhead(struct sim *s, double seconds);
+void sim_set_job_restart_overhead(struct sim *s, uint32_t job,
+                                  double seconds);
+
+/* The cluster's restart overhead for JOB_TYPE, or -1 when it sets none. */
+double cluster_job_overhead(const struct cluster *c, const char *job_type);
 
 /* Time JOB has spent running so far (the current run included), and the
  * work it has left now (its current run's progress included). */

@@ -139,6 +139,7 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
                    runnable_types(s, spec->job_class),
         .job_class = spec->job_class,
         .est_work = spec->est_work,
+        .restart_s = -1,
         .num_gpus = spec->num_gpus,
         .gpu_type = -1,
         .prev = -1,
@@ -284,6 +285,14 @@ void sim_set_restart_overhead(struct sim *s, double seconds)
 {
     SIM_ASSERT(!s->ran && seconds >= 0 && seconds < INFINITY);
     s->restart_overhead = seconds;
+}
+
+void sim_set_job_restart_overhead(struct sim *s, uint32_t job,
+                                  double seconds)
+{
+    SIM_ASSERT(!s->ran && job < s->njobs && seconds >= 0 &&
+               seconds < INFINITY);
+    s->jobs[job].restart_s = seconds;
 }
 
 double sim_attained_s(const struct sim *s, uint32_t job)

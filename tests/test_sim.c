@@ -597,3 +597,34 @@ Test(preemption, reports_progress_and_refuses_to_preempt_a_waiting_job)
     sim_destroy(s);
     cluster_destroy(c);
 }
+
+/* As above, with job 0's own overhead of 3 s (its job type's, from the
+ * cluster file) instead of the run's 5 s: restarts at 50 (preempted at 52,
+ * having paid 2 of 3 s) and at 53: 53 + 3 + 60 = 116; it ran 40 + 2 + 63 =
+ * 105 s; overheads took 2 + 3 = 5 GPU-seconds. */
+Test(preemption, uses_the_restart_overhead_of_the_job_type)
+{
+    struct cluster *c = parse(
+        "{\"restart_overhead_s\": {\"ResNet-50\": 3, \"A3C\": 0},"
+        " \"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}");
+    cr_assert_eq(cluster_job_overhead(c, "ResNet-50"), 3);
+    cr_assert_eq(cluster_job_overhead(c, "A3C"), 0);
+    cr_assert_eq(cluster_job_overhead(c, "BERT"), -1);
+    struct sim *s = sim_create(c, 1);
+    sim_set_restart_overhead(s, 5);
+    add(s, 0, 100, 1, 0);
+    add(s, 40, 10, 1, 0);
+    add(s, 52, 1, 1, 0);
+    sim_set_job_restart_overhead(s, 0, cluster_job_overhead(c, "ResNet-50"));
+    struct sim_policy p = {"preempt-zero", NULL, NULL, NULL,
+                           preempt_zero_schedule};
+    cr_assert_eq(sim_run(s, &p, NULL, NULL), 0);
+    cr_assert_float_eq(sim_job(s, 0)->finish_time, 116, 1e-9);
+    cr_assert_float_eq(sim_job(s, 0)->run_s, 105, 1e-9);
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_assert_float_eq(m.overhead_gpu_s, 5, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
