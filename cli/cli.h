@@ -34,6 +34,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 void cli_error_at(const char *source, long line, long column,
                   const char *text);
 
+/* Reports the trace_error ERR of a failed read of PATH (code RC) and
+ * returns the exit code: CLI_FAILURE when out of memory, else
+ * CLI_BAD_INPUT. */
+int cli_trace_failure(int rc, const struct trace_error *err,
+                      const char *path);
+
 /* Seconds on a monotonic clock. */
 double cli_clock(void);
 /* Peak resident set size of this process in MiB. */
@@ -89,6 +95,11 @@ int cli_load_throughputs(const char *path, struct trace_throughputs **out);
  * Sets *F or *O from option OPT's ARG; 0, or CLI_USAGE after saying why. */
 int cli_trace_option(const char *cmd, int opt, const char *arg,
                      enum trace_format *f, struct trace_options *o);
+/* Those three options' entries for a getopt_long table (<getopt.h>). */
+#define CLI_TRACE_LONG_OPTIONS                                               \
+    {"format", required_argument, NULL, 'f'},                                \
+    {"on-bad-row", required_argument, NULL, 'B'},                            \
+    {"procs-per-gpu", required_argument, NULL, 'G'}
 #define CLI_TRACE_OPTIONS_HELP                                               \
     "  -f, --format NAME     native, gavel, philly, alibaba2023, swf, "     \
     "tiresias\n"                                                             \
@@ -179,6 +190,15 @@ int cli_atomic_open(struct cli_atomic *a, const char *dir, const char *name);
 int cli_atomic_commit(struct cli_atomic *a);
 /* Closes and removes the temporary file. */
 void cli_atomic_abort(struct cli_atomic *a);
+
+/* Writes the JSON text of ROOT (may be NULL) and a newline to F; frees
+ * ROOT. -1 when out of memory. */
+struct cJSON;
+int cli_write_json(FILE *f, struct cJSON *root);
+/* Adds number X under KEY in the shortest text that reads back exactly
+ * (cJSON's own printing only round-trips to within an epsilon); null when X
+ * is not finite, as JSON has no NaN. */
+void cli_json_number(struct cJSON *o, const char *key, double x);
 
 /* mkdir -p DIR; 0 or -1 with errno set. */
 int cli_mkdirs(const char *dir);

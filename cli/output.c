@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 
 /* Writes the decimal digits of V (>= 0) at P; returns the end. */
@@ -128,6 +130,27 @@ char *cli_put_double(char *buf, double x)
         }
     }
     return buf + n;
+}
+
+int cli_write_json(FILE *f, cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return -1;
+    fputs(text, f);
+    fputc('\n', f);
+    cJSON_free(text);
+    return 0;
+}
+
+void cli_json_number(cJSON *o, const char *key, double x)
+{
+    char buf[32];
+    if (isfinite(x))
+        cJSON_AddRawToObject(o, key, cli_fmt_double(buf, x));
+    else
+        cJSON_AddNullToObject(o, key);
 }
 
 int cli_mkdirs(const char *dir)

@@ -119,31 +119,6 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
     }
 }
 
-/* Writes the JSON text of ROOT to F; frees ROOT. -1 when out of memory. */
-static int write_json(FILE *f, cJSON *root)
-{
-    char *text = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return -1;
-    fputs(text, f);
-    fputc('\n', f);
-    cJSON_free(text);
-    return 0;
-}
-
-/* Adds number X under KEY in the shortest text that reads back exactly
- * (cJSON's own printing only round-trips to within an epsilon); null when X
- * is not finite, as JSON has no NaN. */
-static void add_number(cJSON *o, const char *key, double x)
-{
-    char buf[32];
-    if (isfinite(x))
-        cJSON_AddRawToObject(o, key, cli_fmt_double(buf, x));
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
 static cJSON *summary_json(const struct run_config *cfg,
                            const struct trace *t, const struct workload *w,
                            const struct sim_summary *m)
@@ -164,32 +139,32 @@ static cJSON *summary_json(const struct run_config *cfg,
     cJSON *opts = cJSON_AddObjectToObject(o, "policy_options");
     for (size_t i = 0; opts && i < cfg->nopts; i++)
         cJSON_AddStringToObject(opts, cfg->opt_keys[i], cfg->opt_values[i]);
-    add_number(o, "restart_overhead_s", cfg->restart_overhead_s);
-    add_number(o, "seed", (double)cfg->seed);
-    add_number(o, "total_gpus", c->total_gpus);
-    add_number(o, "rows_skipped", (double)t->rows_skipped);
-    add_number(o, "jobs_from_throughputs", (double)w->matrix_jobs);
-    add_number(o, "throughput_fallback_jobs", (double)w->fallback_jobs);
-    add_number(o, "jobs_total", (double)m->jobs_total);
-    add_number(o, "jobs_completed", (double)m->jobs_completed);
-    add_number(o, "jobs_failed", (double)m->jobs_failed);
-    add_number(o, "jobs_unschedulable",
+    cli_json_number(o, "restart_overhead_s", cfg->restart_overhead_s);
+    cli_json_number(o, "seed", (double)cfg->seed);
+    cli_json_number(o, "total_gpus", c->total_gpus);
+    cli_json_number(o, "rows_skipped", (double)t->rows_skipped);
+    cli_json_number(o, "jobs_from_throughputs", (double)w->matrix_jobs);
+    cli_json_number(o, "throughput_fallback_jobs", (double)w->fallback_jobs);
+    cli_json_number(o, "jobs_total", (double)m->jobs_total);
+    cli_json_number(o, "jobs_completed", (double)m->jobs_completed);
+    cli_json_number(o, "jobs_failed", (double)m->jobs_failed);
+    cli_json_number(o, "jobs_unschedulable",
                             (double)m->jobs_unschedulable);
-    add_number(o, "makespan_s", m->makespan_s);
-    add_number(o, "avg_jct_s", m->avg_jct_s);
-    add_number(o, "median_jct_s", m->median_jct_s);
-    add_number(o, "p95_jct_s", m->p95_jct_s);
-    add_number(o, "p99_jct_s", m->p99_jct_s);
-    add_number(o, "avg_wait_s", m->avg_wait_s);
-    add_number(o, "avg_slowdown", m->avg_slowdown);
-    add_number(o, "gpu_utilization", m->gpu_utilization);
+    cli_json_number(o, "makespan_s", m->makespan_s);
+    cli_json_number(o, "avg_jct_s", m->avg_jct_s);
+    cli_json_number(o, "median_jct_s", m->median_jct_s);
+    cli_json_number(o, "p95_jct_s", m->p95_jct_s);
+    cli_json_number(o, "p99_jct_s", m->p99_jct_s);
+    cli_json_number(o, "avg_wait_s", m->avg_wait_s);
+    cli_json_number(o, "avg_slowdown", m->avg_slowdown);
+    cli_json_number(o, "gpu_utilization", m->gpu_utilization);
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
     for (int32_t g = 0; by_type && g < c->ntypes; g++)
-        add_number(by_type, c->types[g].name, m->utilization_by_type[g]);
-    add_number(o, "busy_gpu_s", m->busy_gpu_s);
-    add_number(o, "preemptions_total", (double)m->preemptions_total);
-    add_number(o, "overhead_gpu_s", m->overhead_gpu_s);
-    add_number(o, "events", (double)m->events);
+        cli_json_number(by_type, c->types[g].name, m->utilization_by_type[g]);
+    cli_json_number(o, "busy_gpu_s", m->busy_gpu_s);
+    cli_json_number(o, "preemptions_total", (double)m->preemptions_total);
+    cli_json_number(o, "overhead_gpu_s", m->overhead_gpu_s);
+    cli_json_number(o, "events", (double)m->events);
     return o;
 }
 
@@ -197,17 +172,17 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
 {
     cJSON *o = cJSON_CreateObject();
     double events = (double)sim_events(s);
-    add_number(o, "read_wall_s", p->read_wall_s);
-    add_number(o, "sim_wall_s", p->sim_wall_s);
-    add_number(o, "write_wall_s", p->write_wall_s);
-    add_number(o, "peak_rss_mb", cli_peak_rss_mb());
-    add_number(o, "events_per_s",
+    cli_json_number(o, "read_wall_s", p->read_wall_s);
+    cli_json_number(o, "sim_wall_s", p->sim_wall_s);
+    cli_json_number(o, "write_wall_s", p->write_wall_s);
+    cli_json_number(o, "peak_rss_mb", cli_peak_rss_mb());
+    cli_json_number(o, "events_per_s",
                             p->sim_wall_s > 0 ? events / p->sim_wall_s : 0);
-    add_number(o, "jobs_per_s",
+    cli_json_number(o, "jobs_per_s",
                             p->sim_wall_s > 0
                                 ? (double)sim_njobs(s) / p->sim_wall_s
                                 : 0);
-    add_number(o, "bytes_per_job",
+    cli_json_number(o, "bytes_per_job",
                             (double)sizeof(struct sim_job));
     return o;
 }
@@ -415,14 +390,14 @@ int cli_simulate_and_write(const struct run_config *cfg,
     struct sim_summary m;
     double t0 = cli_clock();
     if (sim_summarize(s, &m) != 0 ||
-        write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, &m)) != 0) {
+        cli_write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, &m)) != 0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;
     }
     write_jobs(out[OUT_JOBS].f, s, t, c);
     perf->write_wall_s = cli_clock() - t0;
-    if (write_json(out[OUT_PERF].f, perf_json(perf, s)) != 0) {
+    if (cli_write_json(out[OUT_PERF].f, perf_json(perf, s)) != 0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;

@@ -86,13 +86,7 @@ int cli_load_throughputs(const char *path, struct trace_throughputs **out)
     int rc = trace_throughputs_load(path, out, &err);
     if (rc == 0)
         return CLI_OK;
-    if (rc == TRACE_ENOMEM) {
-        cli_error("out of memory");
-        return CLI_FAILURE;
-    }
-    cli_error_at(err.source[0] ? err.source : path, err.line, err.column,
-                 err.text[0] ? err.text : trace_strerror(rc));
-    return CLI_BAD_INPUT;
+    return cli_trace_failure(rc, &err, path);
 }
 
 int cli_load_cluster(const char *arg, struct cluster **out)
@@ -143,13 +137,7 @@ int cli_read_trace(const char *path, enum trace_format f,
                      path, (*out)->rows_skipped, err.line, err.text);
         return CLI_OK;
     }
-    if (rc == TRACE_ENOMEM) {
-        cli_error("out of memory");
-        return CLI_FAILURE;
-    }
-    cli_error_at(err.source[0] ? err.source : path, err.line, err.column,
-                 err.text[0] ? err.text : trace_strerror(rc));
-    return CLI_BAD_INPUT;
+    return cli_trace_failure(rc, &err, path);
 }
 
 int64_t cli_allowed_types(const struct cluster *c, const char *types,

@@ -259,15 +259,6 @@ static void print_report(const struct trace_input *in, const struct stats *st)
            c->types[c->reference].name);
 }
 
-static void add_number(cJSON *o, const char *key, double x)
-{
-    char buf[32];
-    if (isfinite(x))
-        cJSON_AddRawToObject(o, key, cli_fmt_double(buf, x));
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
 static void json_runtimes(cJSON *o, const struct trace_input *in,
                           const struct stats *st)
 {
@@ -278,12 +269,12 @@ static void json_runtimes(cJSON *o, const struct trace_input *in,
     if (in->cluster)
         cJSON_AddStringToObject(
             d, "gpu_type", in->cluster->types[in->cluster->reference].name);
-    add_number(d, "jobs", (double)st->nruntime);
+    cli_json_number(d, "jobs", (double)st->nruntime);
     for (int k = 0; k < 6; k++)
-        add_number(d, q_names[k], st->q[k]);
-    add_number(o, "jobs_without_run_time", (double)in->no_runtime);
-    add_number(o, "matrix_jobs", (double)in->w.matrix_jobs);
-    add_number(o, "fallback_jobs", (double)in->w.fallback_jobs);
+        cli_json_number(d, q_names[k], st->q[k]);
+    cli_json_number(o, "jobs_without_run_time", (double)in->no_runtime);
+    cli_json_number(o, "matrix_jobs", (double)in->w.matrix_jobs);
+    cli_json_number(o, "fallback_jobs", (double)in->w.fallback_jobs);
 }
 
 static cJSON *stats_json(const struct trace_input *in, const struct stats *st)
@@ -292,25 +283,26 @@ static cJSON *stats_json(const struct trace_input *in, const struct stats *st)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "trace", in->path);
     cJSON_AddStringToObject(o, "format", trace_format_name(t->format));
-    add_number(o, "jobs", (double)t->njobs);
-    add_number(o, "rows_skipped", (double)t->rows_skipped);
+    cli_json_number(o, "jobs", (double)t->njobs);
+    cli_json_number(o, "rows_skipped", (double)t->rows_skipped);
     cJSON *notes = cJSON_AddArrayToObject(o, "notes");
     for (size_t i = 0; notes && i < t->nnotes; i++) {
         cJSON *n = cJSON_CreateObject();
         cJSON_AddStringToObject(n, "what", t->notes[i].what);
-        add_number(n, "count", (double)t->notes[i].count);
+        cli_json_number(n, "count", (double)t->notes[i].count);
         cJSON_AddItemToArray(notes, n);
     }
-    add_number(o, "first_submit_s", st->first);
-    add_number(o, "last_submit_s", st->last);
-    add_number(o, "span_s", st->span);
-    add_number(o, "span_days", st->span / 86400);
+    cli_json_number(o, "first_submit_s", st->first);
+    cli_json_number(o, "last_submit_s", st->last);
+    cli_json_number(o, "span_s", st->span);
+    cli_json_number(o, "span_days", st->span / 86400);
     cJSON *bins = cJSON_AddArrayToObject(o, "gpus");
     for (size_t b = 0; bins && b < st->nbins; b++) {
         cJSON *n = cJSON_CreateObject();
-        add_number(n, "num_gpus", st->bins[b].num_gpus);
-        add_number(n, "jobs", (double)st->bins[b].jobs);
-        add_number(n, "fraction", (double)st->bins[b].jobs / (double)t->njobs);
+        cli_json_number(n, "num_gpus", st->bins[b].num_gpus);
+        cli_json_number(n, "jobs", (double)st->bins[b].jobs);
+        cli_json_number(n, "fraction",
+                        (double)st->bins[b].jobs / (double)t->njobs);
         cJSON_AddItemToArray(bins, n);
     }
     json_runtimes(o, in, st);
@@ -318,22 +310,14 @@ static cJSON *stats_json(const struct trace_input *in, const struct stats *st)
         cJSON_AddStringToObject(o, "cluster", in->cluster->name);
     else
         cJSON_AddNullToObject(o, "cluster");
-    add_number(o, "capacity_gpus", st->capacity);
-    add_number(o, "offered_load", st->load);
+    cli_json_number(o, "capacity_gpus", st->capacity);
+    cli_json_number(o, "offered_load", st->load);
     return o;
 }
 
 static int print_json(const struct trace_input *in, const struct stats *st)
 {
-    cJSON *o = stats_json(in, st);
-    char *text = o ? cJSON_Print(o) : NULL;
-    cJSON_Delete(o);
-    if (!text)
-        return -1;
-    fputs(text, stdout);
-    fputc('\n', stdout);
-    cJSON_free(text);
-    return 0;
+    return cli_write_json(stdout, stats_json(in, st));
 }
 
 /* ---- the command ------------------------------------------------------- */
@@ -410,9 +394,7 @@ static int parse_stats_args(int argc, char **argv, struct trace_input *in,
         {"cluster", required_argument, NULL, 'c'},
         {"throughputs", required_argument, NULL, 'T'},
         {"json", no_argument, NULL, 'j'},
-        {"format", required_argument, NULL, 'f'},
-        {"on-bad-row", required_argument, NULL, 'B'},
-        {"procs-per-gpu", required_argument, NULL, 'G'},
+        CLI_TRACE_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

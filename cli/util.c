@@ -52,6 +52,18 @@ void cli_error_at(const char *source, long line, long column,
         cli_error("%s: %s", source, text);
 }
 
+int cli_trace_failure(int rc, const struct trace_error *err,
+                      const char *path)
+{
+    if (rc == TRACE_ENOMEM) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    cli_error_at(err->source[0] ? err->source : path, err->line, err->column,
+                 err->text[0] ? err->text : trace_strerror(rc));
+    return CLI_BAD_INPUT;
+}
+
 double cli_clock(void)
 {
     struct timespec ts;

@@ -8,6 +8,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "policies/helpers.h"
 #include "policy.h"
 
 static struct cluster *cluster_from(const char *json)
@@ -29,25 +30,17 @@ static struct cluster *cluster_from(const char *json)
 static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
 {
-    struct sim_job_spec spec = {submit, duration, gpus, allowed,
-                                (uint32_t)sim_njobs(s), 0, 0};
-    cr_assert_eq(sim_add_job(s, &spec), 0);
+    th_add(s, submit, duration, 0, gpus, allowed);
 }
 
 static void run_policy(struct sim *s, const char *name,
                        const struct sim_observer *obs)
 {
-    const struct pol_ops *ops = pol_find(name);
-    cr_assert_not_null(ops, "no policy %s", name);
-    struct sim_policy hooks;
+    const struct pol_ops *ops = th_find(name);
     char why[256] = "";
     struct pol_config cfg = {.cluster = sim_cluster(s), .error = why,
                              .error_cap = sizeof why};
-    cr_assert_eq(pol_bind(ops, &cfg, &hooks), 0, "%s", why);
-    struct sim_error err = {0};
-    int rc = sim_run(s, &hooks, obs, &err);
-    pol_unbind(ops, &hooks);
-    cr_assert_eq(rc, 0, "%s", err.text);
+    cr_assert_eq(th_bind_run(s, ops, &cfg, obs), 0, "%s", why);
 }
 
 /* V100 node 0 (4 GPUs, speed 1); K80 nodes 1, 2 (2 GPUs each, speed 0.25);

@@ -7,6 +7,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "helpers.h"
 #include "policy.h"
 #include "waterfill_internal.h"
 
@@ -87,10 +88,7 @@ Test(fair, water_fills_like_the_naive_reference)
 
 static struct cluster *fair_cluster(const char *json)
 {
-    struct cluster *c = NULL;
-    struct sim_error err = {0};
-    cr_assert_eq(cluster_parse(json, "test", &c, &err), 0, "%s", err.text);
-    return c;
+    return th_cluster(json);
 }
 
 /* One node of 8 identical GPUs. */
@@ -104,9 +102,7 @@ static void jobs(struct sim *s, uint32_t *groups, int count, double submit,
 {
     for (int i = 0; i < count; i++) {
         groups[sim_njobs(s)] = g;
-        struct sim_job_spec spec = {submit, work, gpus, allowed,
-                                    (uint32_t)sim_njobs(s), 0, 0};
-        cr_assert_eq(sim_add_job(s, &spec), 0);
+        th_add(s, submit, work, 0, gpus, allowed);
     }
 }
 
@@ -116,26 +112,15 @@ static int fair_run(struct sim *s, const uint32_t *groups, size_t ngroups,
                     const char *opt, char *why, size_t cap)
 {
     char key[64] = "", value[64] = "";
-    if (opt) {
-        const char *eq = strchr(opt, '=');
-        snprintf(key, sizeof key, "%.*s", (int)(eq - opt), opt);
-        snprintf(value, sizeof value, "%s", eq + 1);
-    }
+    if (opt)
+        th_split_opt(opt, key, sizeof key, value, sizeof value);
     const char *keys[] = {key}, *values[] = {value};
-    const struct pol_ops *ops = pol_find("fair");
-    cr_assert_not_null(ops);
+    const struct pol_ops *ops = th_find("fair");
     struct pol_config cfg = {.cluster = sim_cluster(s), .groups = groups,
                              .ngroups = ngroups, .keys = keys,
                              .values = values, .nopts = opt ? 1 : 0,
                              .error = why, .error_cap = cap};
-    struct sim_policy hooks;
-    int rc = pol_bind(ops, &cfg, &hooks);
-    if (rc == 0) {
-        struct sim_error err = {0};
-        cr_assert_eq(sim_run(s, &hooks, NULL, &err), 0, "%s", err.text);
-    }
-    pol_unbind(ops, &hooks);
-    return rc;
+    return th_bind_run(s, ops, &cfg, NULL);
 }
 
 static void expect_jobs(const struct sim *s, const double *start,

@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "helpers.h"
 #include "policy.h"
 
 /* One node of 4 identical GPUs. */
@@ -26,10 +27,7 @@ static const char *const two_types =
 
 static struct cluster *cluster_of(const char *json)
 {
-    struct cluster *c = NULL;
-    struct sim_error err = {0};
-    cr_assert_eq(cluster_parse(json, "test", &c, &err), 0, "%s", err.text);
-    return c;
+    return th_cluster(json);
 }
 
 /* A job of WORK seconds on the reference type that policies believe takes
@@ -37,17 +35,13 @@ static struct cluster *cluster_of(const char *json)
 static void add(struct sim *s, double submit, double work, double est, int gpus,
                 uint32_t allowed)
 {
-    struct sim_job_spec spec = {
-        submit, work, gpus, allowed, (uint32_t)sim_njobs(s), 0, est};
-    cr_assert_eq(sim_add_job(s, &spec), 0);
+    th_add(s, submit, work, est, gpus, allowed);
 }
 
 static void run(struct sim *s, const char *name, enum pol_backfill backfill,
                 const double *deadlines)
 {
-    const struct pol_ops *ops = pol_find(name);
-    cr_assert_not_null(ops, "no policy %s", name);
-    struct sim_policy hooks;
+    const struct pol_ops *ops = th_find(name);
     char why[256] = "";
     struct pol_config cfg = {.cluster = sim_cluster(s),
                              .backfill = backfill,
@@ -58,11 +52,7 @@ static void run(struct sim *s, const char *name, enum pol_backfill backfill,
     for (uint32_t j = 0; j < sim_njobs(s); j++)
         if (!(sim_job(s, j)->est_work > 0))
             cfg.has_estimates = 0;
-    cr_assert_eq(pol_bind(ops, &cfg, &hooks), 0, "%s", why);
-    struct sim_error err = {0};
-    int rc = sim_run(s, &hooks, NULL, &err);
-    pol_unbind(ops, &hooks);
-    cr_assert_eq(rc, 0, "%s", err.text);
+    cr_assert_eq(th_bind_run(s, ops, &cfg, NULL), 0, "%s", why);
 }
 
 /* Every job's start and finish, and GPU type when TYPE is not NULL. */

@@ -18,6 +18,7 @@
 
 #include <criterion/criterion.h>
 
+#include "helpers.h"
 #include "policy.h"
 #include "traces.h"
 
@@ -59,15 +60,7 @@ static int run_with(struct sim *s, const struct pol_ops *ops,
     struct pol_config cfg = {.cluster = sim_cluster(s), .placement = place,
                              .seed = 1, .keys = keys, .values = values,
                              .nopts = n, .error = why, .error_cap = cap};
-    struct sim_policy hooks;
-    int rc = pol_bind(ops, &cfg, &hooks);
-    if (rc == 0) {
-        struct sim_error err = {0};
-        int run = sim_run(s, &hooks, NULL, &err);
-        cr_assert_eq(run, 0, "%s", err.text);
-    }
-    pol_unbind(ops, &hooks);
-    return rc;
+    return th_bind_run(s, ops, &cfg, NULL);
 }
 
 /* ---- Same schedule as the built-in rule --------------------------------- */

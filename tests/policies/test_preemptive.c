@@ -8,23 +8,19 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "helpers.h"
 #include "policy.h"
 
 static struct cluster *cluster_of(const char *json)
 {
-    struct cluster *c = NULL;
-    struct sim_error err = {0};
-    cr_assert_eq(cluster_parse(json, "test", &c, &err), 0, "%s", err.text);
-    return c;
+    return th_cluster(json);
 }
 
 /* A job of class 0 whose estimate is exact (oracle). */
 static void add(struct sim *s, double submit, double work, int gpus,
                 uint32_t allowed)
 {
-    struct sim_job_spec spec = {submit, work, gpus, allowed,
-                                (uint32_t)sim_njobs(s), 0, work};
-    cr_assert_eq(sim_add_job(s, &spec), 0);
+    th_add(s, submit, work, work, gpus, allowed);
 }
 
 /* Binds POLICY with options KEYS=VALUES; when that works, runs it to the
@@ -33,19 +29,11 @@ static int try_run(struct sim *s, const char *policy, const char *const *keys,
                    const char *const *values, size_t nopts, int estimates,
                    char *why, size_t cap)
 {
-    const struct pol_ops *ops = pol_find(policy);
-    cr_assert_not_null(ops, "no policy %s", policy);
+    const struct pol_ops *ops = th_find(policy);
     struct pol_config cfg = {.cluster = sim_cluster(s), .has_estimates =
                              estimates, .keys = keys, .values = values,
                              .nopts = nopts, .error = why, .error_cap = cap};
-    struct sim_policy hooks;
-    int rc = pol_bind(ops, &cfg, &hooks);
-    if (rc == 0) {
-        struct sim_error err = {0};
-        cr_assert_eq(sim_run(s, &hooks, NULL, &err), 0, "%s", err.text);
-    }
-    pol_unbind(ops, &hooks);
-    return rc;
+    return th_bind_run(s, ops, &cfg, NULL);
 }
 
 static void run(struct sim *s, const char *policy, const char *quantum,

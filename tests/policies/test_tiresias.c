@@ -8,6 +8,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "helpers.h"
 #include "mlfq_internal.h"
 #include "policy.h"
 
@@ -19,18 +20,13 @@ static struct cluster *gpus(int n)
              "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, "
              "\"speed\": 1}], \"nodes\": [{\"gpu_type\": \"G\", "
              "\"gpus_per_node\": %d}]}", n);
-    struct cluster *c = NULL;
-    struct sim_error err = {0};
-    cr_assert_eq(cluster_parse(json, "test", &c, &err), 0, "%s", err.text);
-    return c;
+    return th_cluster(json);
 }
 
 static void job(struct sim *s, double submit, double work, int n,
                 uint32_t allowed)
 {
-    struct sim_job_spec spec = {submit, work, n, allowed,
-                                (uint32_t)sim_njobs(s), 0, 0};
-    cr_assert_eq(sim_add_job(s, &spec), 0);
+    th_add(s, submit, work, 0, n, allowed);
 }
 
 /* Binds POLICY with OPTS ("key=value" strings, NULL-terminated); when that
@@ -42,26 +38,16 @@ static int bind_and_run(struct sim *s, const char *policy,
     const char *k[8], *v[8];
     size_t n = 0;
     for (; opts && opts[n]; n++) {
-        const char *eq = strchr(opts[n], '=');
-        snprintf(keys[n], sizeof keys[n], "%.*s", (int)(eq - opts[n]),
-                 opts[n]);
-        snprintf(values[n], sizeof values[n], "%s", eq + 1);
+        th_split_opt(opts[n], keys[n], sizeof keys[n], values[n],
+                     sizeof values[n]);
         k[n] = keys[n];
         v[n] = values[n];
     }
-    const struct pol_ops *ops = pol_find(policy);
-    cr_assert_not_null(ops, "no policy %s", policy);
+    const struct pol_ops *ops = th_find(policy);
     struct pol_config cfg = {.cluster = sim_cluster(s), .keys = k,
                              .values = v, .nopts = n, .error = why,
                              .error_cap = cap};
-    struct sim_policy hooks;
-    int rc = pol_bind(ops, &cfg, &hooks);
-    if (rc == 0) {
-        struct sim_error err = {0};
-        cr_assert_eq(sim_run(s, &hooks, NULL, &err), 0, "%s", err.text);
-    }
-    pol_unbind(ops, &hooks);
-    return rc;
+    return th_bind_run(s, ops, &cfg, NULL);
 }
 
 static void run(struct sim *s, const char *policy, const char *const *opts)
