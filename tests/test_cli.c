@@ -11,71 +11,32 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/run_helpers.h"
+
 #define DATA HETSIM_TEST_DATA "/cli"
 
 static char out_text[65536], err_text[65536];
 
-static void read_file(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-}
+#define read_file clitest_read_file
 
 /* Runs `hetsim ARGS` (a shell fragment); returns the exit code and keeps
  * stdout and stderr in out_text and err_text. */
 static int hetsim(const char *fmt, ...)
 {
-    char args[4096], cmd[8192];
+    char args[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s >/tmp/hetsim-test-out.%d "
-             "2>/tmp/hetsim-test-err.%d", HETSIM_BIN, args, (int)getpid(),
-             (int)getpid());
-    int status = system(cmd);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/hetsim-test-out.%d", (int)getpid());
-    read_file(path, out_text, sizeof out_text);
-    remove(path);
-    snprintf(path, sizeof path, "/tmp/hetsim-test-err.%d", (int)getpid());
-    read_file(path, err_text, sizeof err_text);
-    remove(path);
-    cr_assert(WIFEXITED(status), "hetsim did not exit: %s", args);
-    return WEXITSTATUS(status);
+    return clitest_run(NULL, args, out_text, sizeof out_text, err_text,
+                       sizeof err_text);
 }
 
 static char tmpdir[64];
 
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/hetsim-cli-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    cr_assert_eq(system(cmd), 0);
-}
-
-static int count_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") &&
-                                     strcmp(e->d_name, ".."));
-    closedir(d);
-    return n;
-}
+static void make_tmpdir(void) { clitest_make_dir(tmpdir, "hetsim-cli"); }
+static void remove_tmpdir(void) { clitest_remove_dir(tmpdir); }
+#define count_files clitest_count_entries
 
 TestSuite(cli, .init = make_tmpdir, .fini = remove_tmpdir);
 

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "run_helpers.h"
 #include "traces.h"
 
 #define TDATA HETSIM_TEST_DATA "/trace_cmd"
@@ -23,61 +24,25 @@
 static char tc_out[1 << 17], tc_err[1 << 16];
 static char tc_dir[64];
 
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-}
+#define slurp clitest_read_file
+#define entries clitest_count_entries
 
 /* Runs `hetsim trace ARGS` (a shell fragment) in the test's folder;
  * returns the exit code, with stdout and stderr in tc_out and tc_err. */
 static int trace_cmd(const char *fmt, ...)
 {
-    char args[4096], cmd[8192], out[128], err[128];
+    char args[4096], full[4200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(out, sizeof out, "/tmp/hetsim-trace-cmd-out.%d", (int)getpid());
-    snprintf(err, sizeof err, "/tmp/hetsim-trace-cmd-err.%d", (int)getpid());
-    snprintf(cmd, sizeof cmd, "cd %s && %s trace %s >%s 2>%s", tc_dir,
-             HETSIM_BIN, args, out, err);
-    int status = system(cmd);
-    slurp(out, tc_out, sizeof tc_out);
-    slurp(err, tc_err, sizeof tc_err);
-    remove(out);
-    remove(err);
-    cr_assert(WIFEXITED(status), "hetsim did not exit: %s", args);
-    return WEXITSTATUS(status);
+    snprintf(full, sizeof full, "trace %s", args);
+    return clitest_run(tc_dir, full, tc_out, sizeof tc_out, tc_err,
+                       sizeof tc_err);
 }
 
-static void make_dir(void)
-{
-    snprintf(tc_dir, sizeof tc_dir, "/tmp/hetsim-trace-cmd-XXXXXX");
-    cr_assert_not_null(mkdtemp(tc_dir));
-}
-
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tc_dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    cr_assert_not_null(d);
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
+static void make_dir(void) { clitest_make_dir(tc_dir, "hetsim-trace-cmd"); }
+static void remove_dir(void) { clitest_remove_dir(tc_dir); }
 
 static int exists(const char *name)
 {
