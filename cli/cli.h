@@ -23,6 +23,8 @@ int cli_clusters(int argc, char **argv);
 int cli_policies(int argc, char **argv);
 /* `hetsim trace stats|convert|generate` (trace_cmd.c). */
 int cli_trace(int argc, char **argv);
+/* `hetsim compare`: one run per policy, then a comparison (compare.c). */
+int cli_compare(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -63,6 +65,9 @@ struct run_config {
     uint64_t seed;
     int quiet;
     int plots; /* draw the charts of the run into out */
+    int report; /* also write out/report.html (implies plots) */
+    int argc;   /* the command line of this run, for the report */
+    char **argv;
     const char *estimates_text;     /* as given, for summary.json */
     enum cli_estimates estimates;
     double noise_sigma;             /* noisy:SIGMA */
@@ -167,6 +172,13 @@ void cli_series_free(struct cli_series *ts);
 int cli_draw_charts(const struct run_config *cfg, const struct cluster *c,
                     const struct sim *s, const struct sim_summary *m,
                     struct cli_series *ts);
+
+/* Writes cfg->out/report.html (report.c): one self-contained page with the
+ * inputs, the figures of M, the charts already drawn into cfg->out (their
+ * SVG inlined) and the command that reproduces the run. 0, or -1 after a
+ * message. */
+int cli_write_report(const struct run_config *cfg, const struct cluster *c,
+                     const struct trace *t, const struct sim_summary *m);
 
 /* ---- Output files (output.c) ------------------------------------------- */
 

@@ -17,6 +17,7 @@ static const struct command commands[] = {
     {"clusters", cli_clusters, "list the built-in clusters"},
     {"policies", cli_policies, "list the scheduling policies"},
     {"trace", cli_trace, "read, convert, summarise and generate traces"},
+    {"compare", cli_compare, "run several policies on a trace; compare"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

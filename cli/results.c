@@ -411,6 +411,8 @@ int cli_simulate_and_write(const struct run_config *cfg,
     opened = 0;
     if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, &m, &series) != 0)
         rc = CLI_FAILURE;
+    if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
+        rc = CLI_FAILURE;
     if (!rc && !cfg->quiet)
         print_table(cfg, c, &m);
 done:

@@ -50,6 +50,11 @@ static void run_usage(void)
         "                        busy GPUs per type over time, utilization "
         "(.png, .svg,\n"
         "                        and the .gp script that redraws them)\n"
+        "      --report          also write DIR/report.html: one self-contained "
+        "page with\n"
+        "                        the inputs, the summary, every chart and the "
+        "command\n"
+        "                        that reproduces the run (implies --plots)\n"
         "  -q, --quiet           print nothing on success\n"
         "  -h, --help            show this help\n\n"
         "Writes, each complete or not at all:\n"
@@ -250,6 +255,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"seed", required_argument, NULL, 's'},
         {"quiet", no_argument, NULL, 'q'},
         {"plots", no_argument, NULL, 'P'},
+        {"report", no_argument, NULL, 'H'},
         {"format", required_argument, NULL, 'f'},
         {"throughputs", required_argument, NULL, 'T'},
         {"on-bad-row", required_argument, NULL, 'B'},
@@ -280,6 +286,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'o': cfg->out = optarg; break;
         case 'q': cfg->quiet = 1; break;
         case 'P': cfg->plots = 1; break;
+        case 'H': cfg->report = cfg->plots = 1; break;
         case 'T': cfg->throughputs = optarg; break;
         case 'O':
         case 'L':
@@ -327,6 +334,8 @@ int cli_run(int argc, char **argv)
     int rc = parse_run_args(argc, argv, &cfg);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    cfg.argc = argc;
+    cfg.argv = argv;
     const struct pol_ops *ops = pol_find(cfg.policy);
     size_t plen = strlen(cfg.policy);
     if (!ops && (strchr(cfg.policy, '/') ||

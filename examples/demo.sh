@@ -15,7 +15,8 @@ echo
 echo "== strict FIFO, placing each job on the fastest free GPU type"
 echo
 "$hetsim" run --trace "$trace" --throughputs "$matrix" --cluster gavel-108 \
-  --policy fifo --plots --out "$out/fifo"
+  --policy fifo --report --out "$out/fifo"
 echo
 echo "charts: $out/fifo/jct_cdf.png queue.png busy_gpus.png utilization.png"
 echo "        (and .svg; each .gp script redraws its chart: cd $out/fifo && gnuplot queue.gp)"
+echo "report: $out/fifo/report.html"

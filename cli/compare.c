@@ -1,0 +1,482 @@
+/* compare.c -- `hetsim compare`: runs one `hetsim run` child per policy,
+ * then tabulates and charts what they wrote. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "plots.h"
+#include "policy.h"
+#include "compare_internal.h"
+
+#define CMP_CMD "hetsim compare"
+struct cmp_options {
+    const char *trace, *cluster, *estimates, *throughputs, *format, *seed;
+    const char *out;
+    long jobs;
+    const char *policy[CMP_MAX_POLICIES];
+    size_t npolicies;
+    char list[4096];
+};
+
+
+static void compare_usage(void)
+{
+    printf(
+        "Usage: hetsim compare --trace FILE --cluster C --policies A,B,... "
+        "--out DIR [OPTIONS]\n"
+        "Replays one trace under several policies, each as its own "
+        "`hetsim run`\ninto DIR/POLICY, then compares them.\n\n"
+        "  -t, --trace FILE      jobs to replay (README, \"Traces\")\n"
+        "  -c, --cluster C       a cluster JSON file or a built-in name "
+        "(`hetsim clusters`)\n"
+        "  -p, --policies LIST   comma-separated policies (`hetsim "
+        "policies`), at most %d\n"
+        "  -o, --out DIR         results folder; created if missing\n"
+        "  -E, --estimates E     passed to every run: none, oracle, trace, "
+        "noisy:SIGMA\n"
+        "  -T, --throughputs F   passed to every run: measured throughputs\n"
+        "  -f, --format NAME     passed to every run: the trace's format\n"
+        "  -s, --seed N          passed to every run (default 1)\n"
+        "  -j, --jobs N          runs at a time (default 1)\n"
+        "  -h, --help            show this help\n\n"
+        "Writes into DIR:\n"
+        "  POLICY/...            each run's results (`hetsim run --help`)\n"
+        "  compare.csv           one row per policy: jobs_completed, avg, "
+        "median, p95,\n"
+        "                        p99 JCT, makespan, avg wait, GPU "
+        "utilization, preemptions\n"
+        "  jct_cdf, jct_bars, makespan, utilization (.gp, .png, .svg): "
+        "charts; the\n"
+        "                        utilization of each policy is its busy "
+        "GPUs, sampled at\n"
+        "                        %d evenly spaced times over [0, the "
+        "longest makespan]\n"
+        "                        (the value holding at each time), over "
+        "its total GPUs\n"
+        "and prints compare.csv as a table. A run that fails is reported "
+        "with its\nexit code and messages; the others still run, and the "
+        "exit code is 1.\n\n"
+        "Example:\n"
+        "  hetsim compare --trace traces/gavel/msr-seed0-6214e9.csv "
+        "--cluster gavel-108 \\\n"
+        "                 --policies fifo,sjf --estimates oracle --out "
+        "results/cmp -j 2\n",
+        CMP_MAX_POLICIES, CMP_GRID);
+}
+
+static int add_policies(struct cmp_options *o, const char *arg)
+{
+    if (strlen(arg) >= sizeof o->list)
+        return cli_usage_error(CMP_CMD, "--policies: list too long");
+    snprintf(o->list, sizeof o->list, "%s", arg);
+    o->npolicies = 0;
+    for (char *p = o->list, *next; p; p = next) {
+        next = strchr(p, ',');
+        if (next)
+            *next++ = '\0';
+        if (!pol_find(p)) {
+            char names[512] = "";
+            for (size_t i = 0; pol_at(i); i++) {
+                size_t len = strlen(names);
+                snprintf(names + len, sizeof names - len, "%s%s",
+                         i ? ", " : "", pol_at(i)->name);
+            }
+            return cli_usage_error(CMP_CMD, "unknown policy '%s' (choose "
+                                   "from: %s)", p, names);
+        }
+        for (size_t i = 0; i < o->npolicies; i++)
+            if (strcmp(o->policy[i], p) == 0)
+                return cli_usage_error(CMP_CMD, "policy '%s' listed twice",
+                                       p);
+        if (o->npolicies == CMP_MAX_POLICIES)
+            return cli_usage_error(CMP_CMD, "at most %d policies",
+                                   CMP_MAX_POLICIES);
+        o->policy[o->npolicies++] = p;
+    }
+    return 0;
+}
+
+/* Checks the options passed to the runs, so that misuse exits 2 here
+ * before anything runs. */
+static int check_passed(const struct cmp_options *o)
+{
+    static struct run_config cfg;
+    if (o->estimates && cli_parse_estimates(CMP_CMD, o->estimates, &cfg))
+        return CLI_USAGE;
+    enum trace_format f;
+    struct trace_options topt = {0};
+    if (o->format && cli_trace_option(CMP_CMD, 'f', o->format, &f, &topt))
+        return CLI_USAGE;
+    if (o->seed && (!o->seed[0] || strspn(o->seed, "0123456789") !=
+                                       strlen(o->seed)))
+        return cli_usage_error(CMP_CMD, "--seed wants a whole number >= 0, "
+                               "got '%s'", o->seed);
+    return 0;
+}
+
+static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
+{
+    static const struct option long_options[] = {
+        {"trace", required_argument, NULL, 't'},
+        {"cluster", required_argument, NULL, 'c'},
+        {"policies", required_argument, NULL, 'p'},
+        {"out", required_argument, NULL, 'o'},
+        {"estimates", required_argument, NULL, 'E'},
+        {"throughputs", required_argument, NULL, 'T'},
+        {"format", required_argument, NULL, 'f'},
+        {"seed", required_argument, NULL, 's'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->jobs = 1;
+    int opt, rc;
+    char *end;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":t:c:p:o:E:T:f:s:j:h",
+                              long_options, NULL)) != -1) {
+        switch (opt) {
+        case 't': o->trace = optarg; break;
+        case 'c': o->cluster = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'E': o->estimates = optarg; break;
+        case 'T': o->throughputs = optarg; break;
+        case 'f': o->format = optarg; break;
+        case 's': o->seed = optarg; break;
+        case 'p':
+            if ((rc = add_policies(o, optarg)) != 0)
+                return rc;
+            break;
+        case 'j':
+            errno = 0;
+            o->jobs = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || o->jobs < 1 ||
+                o->jobs > 256)
+                return cli_usage_error(CMP_CMD, "-j wants a number from 1 "
+                                       "to 256, got '%s'", optarg);
+            break;
+        case 'h': compare_usage(); return -1;
+        case ':':
+            return cli_usage_error(CMP_CMD, "option '%s' needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cli_usage_error(CMP_CMD, "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(CMP_CMD, "unexpected argument '%s'",
+                               argv[optind]);
+    if (!o->trace)
+        return cli_usage_error(CMP_CMD, "missing --trace FILE");
+    if (!o->cluster)
+        return cli_usage_error(CMP_CMD, "missing --cluster FILE|NAME");
+    if (!o->npolicies)
+        return cli_usage_error(CMP_CMD, "missing --policies A,B,...");
+    if (!o->out)
+        return cli_usage_error(CMP_CMD, "missing --out DIR");
+    return check_passed(o);
+}
+
+/* ---- Running the children ----------------------------------------------- */
+
+struct cmp_child {
+    pid_t pid;
+    FILE *err; /* unlinked temporary file holding the child's stderr */
+};
+
+static pid_t spawn_run(const struct cmp_options *o, size_t k, FILE *err)
+{
+    char out[4096];
+    snprintf(out, sizeof out, "%s/%s", o->out, o->policy[k]);
+    const char *args[32] = {"hetsim", "run", "-q", "--trace", o->trace,
+                            "--cluster", o->cluster, "--policy",
+                            o->policy[k], "--out", out};
+    size_t n = 11;
+    const char *opt[] = {"--estimates", o->estimates, "--throughputs",
+                         o->throughputs, "--format", o->format, "--seed",
+                         o->seed};
+    for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i += 2)
+        if (opt[i + 1]) {
+            args[n++] = opt[i];
+            args[n++] = opt[i + 1];
+        }
+    args[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    dup2(fileno(err), 2);
+    execv("/proc/self/exe", (char *const *)args);
+    fprintf(stderr, "hetsim: error: cannot run /proc/self/exe: %s\n",
+            strerror(errno));
+    _exit(127);
+}
+
+/* Reports why policy NAME's run failed (STATUS from waitpid), with what
+ * it wrote to ERR. */
+static void report_failure(const char *name, int status, FILE *err)
+{
+    char text[2048] = "";
+    rewind(err);
+    size_t len = fread(text, 1, sizeof text - 1, err);
+    text[len] = '\0';
+    while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        text[--len] = '\0';
+    if (WIFEXITED(status))
+        cli_error("policy %s: `hetsim run` exited with code %d%s%s", name,
+                  WEXITSTATUS(status), len ? ": " : "", text);
+    else
+        cli_error("policy %s: `hetsim run` was killed by signal %d%s%s",
+                  name, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+                  len ? ": " : "", text);
+}
+
+/* Runs every policy, at most o->jobs at a time; CLI_OK when all ran. */
+static int run_all(const struct cmp_options *o, struct cmp_policy *res)
+{
+    struct cmp_child child[CMP_MAX_POLICIES] = {{0}};
+    size_t next = 0, running = 0;
+    int rc = CLI_OK;
+    while (next < o->npolicies || running > 0) {
+        if (next < o->npolicies && running < (size_t)o->jobs) {
+            FILE *err = tmpfile();
+            pid_t pid = err ? spawn_run(o, next, err) : -1;
+            if (pid < 0) {
+                cli_error("policy %s: cannot start `hetsim run`: %s",
+                          o->policy[next], strerror(errno));
+                if (err)
+                    fclose(err);
+                rc = CLI_FAILURE;
+            } else {
+                child[next] = (struct cmp_child){pid, err};
+                running++;
+            }
+            next++;
+            continue;
+        }
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            cli_error("waitpid: %s", strerror(errno));
+            return CLI_FAILURE;
+        }
+        for (size_t k = 0; k < o->npolicies; k++) {
+            if (child[k].pid != pid || !child[k].err)
+                continue;
+            running--;
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                res[k].ran = 1;
+            else {
+                report_failure(o->policy[k], status, child[k].err);
+                rc = CLI_FAILURE;
+            }
+            fclose(child[k].err);
+            child[k].err = NULL;
+        }
+    }
+    return rc;
+}
+
+/* ---- Reading what they wrote -------------------------------------------- */
+
+/* The whole of DIR/NAME, NUL-terminated, or NULL after a message. */
+static char *slurp(const char *dir, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long len = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1)) &&
+        fread(buf, 1, (size_t)len, f) == (size_t)len)
+        buf[len] = '\0';
+    else {
+        cli_error("%s: cannot read: %s", path,
+                  buf || !f || len < 0 ? strerror(errno) : "out of memory");
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static int read_summary(const char *dir, struct cmp_policy *r)
+{
+    char *text = slurp(dir, "summary.json");
+    if (!text)
+        return CLI_FAILURE;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    int rc = CLI_OK;
+    for (size_t i = 0; i <= CMP_NKEYS && root; i++) {
+        const char *key = i < CMP_NKEYS ? cmp_keys[i] : "total_gpus";
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+        double x = cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+        if (!cJSON_IsNumber(v) && !cJSON_IsNull(v))
+            rc = CLI_FAILURE;
+        if (i < CMP_NKEYS)
+            r->v[i] = x;
+        else
+            r->total_gpus = x;
+    }
+    if (!root || rc)
+        cli_error("%s/summary.json: not a summary of `hetsim run`", dir);
+    cJSON_Delete(root);
+    return root ? rc : CLI_FAILURE;
+}
+
+/* Appends X to *A (length *N, room *CAP); -1 when out of memory. */
+static int push(double **a, size_t *n, size_t *cap, double x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 256;
+        double *p = realloc(*a, c * sizeof *p);
+        if (!p)
+            return -1;
+        *a = p;
+        *cap = c;
+    }
+    (*a)[(*n)++] = x;
+    return 0;
+}
+
+/* Field K (from 0) of the comma-separated LINE, counted from the end when
+ * FROM_END; NULL when the line has too few. */
+static const char *field(const char *line, size_t len, size_t k,
+                         int from_end)
+{
+    if (!from_end) {
+        const char *p = line;
+        for (size_t i = 0; i < k; i++) {
+            const char *c = memchr(p, ',', len - (size_t)(p - line));
+            if (!c)
+                return NULL;
+            p = c + 1;
+        }
+        return p;
+    }
+    size_t seen = 0;
+    for (size_t i = len; i > 0; i--)
+        if (line[i - 1] == ',' && seen++ == k)
+            return line + i;
+    return NULL;
+}
+
+/* jobs.csv: the jct of completed jobs (the job id may hold commas, so the
+ * column is counted from the end: jct is the 6th field from the end). */
+static int read_jobs(const char *dir, struct cmp_policy *r)
+{
+    char *text = slurp(dir, "jobs.csv");
+    if (!text)
+        return CLI_FAILURE;
+    size_t cap = 0;
+    int rc = CLI_OK;
+    char *line = strchr(text, '\n');
+    while (line && *++line && rc == CLI_OK) {
+        char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        const char *f = field(line, len, 5, 1);
+        if (!f) {
+            cli_error("%s/jobs.csv: a row lacks the jct column", dir);
+            rc = CLI_FAILURE;
+        } else if (*f != ',' && push(&r->jct, &r->njct, &cap,
+                                     strtod(f, NULL)) != 0) {
+            cli_error("out of memory");
+            rc = CLI_FAILURE;
+        }
+        line = eol;
+    }
+    free(text);
+    return rc;
+}
+
+/* timeline.csv: columns time and busy_gpus (the 1st and 3rd). */
+static int read_timeline(const char *dir, struct cmp_policy *r)
+{
+    char *text = slurp(dir, "timeline.csv");
+    if (!text)
+        return CLI_FAILURE;
+    size_t cap_t = 0, cap_b = 0, nb = 0;
+    int rc = CLI_OK;
+    char *line = strchr(text, '\n');
+    while (line && *++line && rc == CLI_OK) {
+        char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        const char *busy = field(line, len, 2, 0);
+        if (!busy) {
+            cli_error("%s/timeline.csv: a row lacks busy_gpus", dir);
+            rc = CLI_FAILURE;
+        } else if (push(&r->tl_time, &r->ntl, &cap_t, strtod(line, NULL)) ||
+                   push(&r->tl_busy, &nb, &cap_b, strtod(busy, NULL))) {
+            cli_error("out of memory");
+            rc = CLI_FAILURE;
+        }
+        line = eol;
+    }
+    free(text);
+    return rc;
+}
+
+static int read_results(const struct cmp_options *o, struct cmp_policy *r)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", o->out, r->name);
+    int rc = read_summary(dir, r);
+    if (!rc)
+        rc = read_jobs(dir, r);
+    if (!rc)
+        rc = read_timeline(dir, r);
+    r->read = rc == CLI_OK;
+    return rc;
+}
+
+int cli_compare(int argc, char **argv)
+{
+    static struct cmp_options o; /* large: keep it off the stack */
+    int rc = parse_compare_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (cli_mkdirs(o.out) != 0) {
+        cli_error("%s: cannot create: %s", o.out, strerror(errno));
+        return CLI_FAILURE;
+    }
+    struct cmp_policy res[CMP_MAX_POLICIES];
+    memset(res, 0, sizeof res);
+    for (size_t k = 0; k < o.npolicies; k++)
+        res[k].name = o.policy[k];
+    rc = run_all(&o, res);
+    int nread = 0;
+    for (size_t k = 0; k < o.npolicies; k++)
+        if (res[k].ran) {
+            if (read_results(&o, &res[k]) != CLI_OK)
+                rc = CLI_FAILURE;
+            nread += res[k].read;
+        }
+    if (nread && cmp_write_csv(o.out, res, o.npolicies) != CLI_OK)
+        rc = CLI_FAILURE;
+    if (nread && cmp_draw_charts(o.out, res, o.npolicies) != 0)
+        rc = CLI_FAILURE;
+    if (nread)
+        cmp_print_table(res, o.npolicies);
+    for (size_t k = 0; k < o.npolicies; k++) {
+        free(res[k].jct);
+        free(res[k].tl_time);
+        free(res[k].tl_busy);
+    }
+    return rc;
+}
+

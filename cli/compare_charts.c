@@ -1,0 +1,178 @@
+/* compare_charts.c -- what `hetsim compare` writes from the runs it read:
+ * compare.csv, the table on stdout, and the charts. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare_internal.h"
+#include "plots.h"
+
+const char *const cmp_keys[CMP_NKEYS] = {
+    "jobs_completed", "avg_jct_s", "median_jct_s", "p95_jct_s", "p99_jct_s",
+    "makespan_s", "avg_wait_s", "gpu_utilization", "preemptions_total"};
+
+int cmp_write_csv(const char *dir, const struct cmp_policy *r, size_t n)
+{
+    struct cli_atomic a;
+    if (cli_atomic_open(&a, dir, "compare.csv") != 0) {
+        cli_error("%s/compare.csv: %s", dir, strerror(errno));
+        return CLI_FAILURE;
+    }
+    fputs("policy", a.f);
+    for (size_t i = 0; i < CMP_NKEYS; i++)
+        fprintf(a.f, ",%s", cmp_keys[i]);
+    fputc('\n', a.f);
+    for (size_t k = 0; k < n; k++) {
+        if (!r[k].read)
+            continue;
+        char line[64 * (CMP_NKEYS + 1)], *p = line;
+        for (size_t i = 0; i < CMP_NKEYS; i++) {
+            *p++ = ',';
+            p = cli_put_double(p, r[k].v[i]);
+        }
+        fprintf(a.f, "%s%s\n", r[k].name, line);
+    }
+    if (cli_atomic_commit(&a) != 0) {
+        cli_error("%s/compare.csv: %s", dir, strerror(errno));
+        return CLI_FAILURE;
+    }
+    return CLI_OK;
+}
+
+void cmp_print_table(const struct cmp_policy *r, size_t n)
+{
+    int w[CMP_NKEYS + 1];
+    char cell[CMP_MAX_POLICIES][CMP_NKEYS][32];
+    w[0] = 6;
+    for (size_t i = 0; i < CMP_NKEYS; i++)
+        w[i + 1] = (int)strlen(cmp_keys[i]);
+    for (size_t k = 0; k < n; k++) {
+        if (!r[k].read)
+            continue;
+        if ((int)strlen(r[k].name) > w[0])
+            w[0] = (int)strlen(r[k].name);
+        for (size_t i = 0; i < CMP_NKEYS; i++) {
+            cli_fmt_double(cell[k][i], r[k].v[i]);
+            if ((int)strlen(cell[k][i]) > w[i + 1])
+                w[i + 1] = (int)strlen(cell[k][i]);
+        }
+    }
+    printf("%-*s", w[0], "policy");
+    for (size_t i = 0; i < CMP_NKEYS; i++)
+        printf("  %*s", w[i + 1], cmp_keys[i]);
+    putchar('\n');
+    for (size_t k = 0; k < n; k++) {
+        if (!r[k].read)
+            continue;
+        printf("%-*s", w[0], r[k].name);
+        for (size_t i = 0; i < CMP_NKEYS; i++)
+            printf("  %*s", w[i + 1], cell[k][i]);
+        putchar('\n');
+    }
+}
+
+/* Reports a chart's failure; a missing gnuplot only once. 0 or -1. */
+static int chart_check(int rc, const char *name)
+{
+    if (rc == 0)
+        return 0;
+    if (rc == PLOT_ENOGNUPLOT) {
+        if (plot_should_report_missing_gnuplot())
+            cli_warn("gnuplot not found: wrote the chart scripts (*.gp) "
+                     "but no images");
+        return 0;
+    }
+    cli_warn("chart %s: %s", name, plot_strerror(rc));
+    return -1;
+}
+
+/* The utilization chart: each policy's busy_gpus at CMP_GRID evenly
+ * spaced times over [0, longest makespan], the value holding at each time
+ * being that of the last timeline row at or before it (0 before the
+ * first), over the policy's total GPUs, in percent. */
+static int utilization_chart(const char *dir, const struct cmp_policy *r,
+                             size_t n, struct plot_series *ser, double *buf)
+{
+    double end = 0;
+    for (size_t k = 0; k < n; k++)
+        if (r[k].v[CMP_MAKESPAN] > end)
+            end = r[k].v[CMP_MAKESPAN];
+    if (!(end > 0) || !n)
+        return 0;
+    double *x = buf + n * CMP_GRID;
+    for (size_t i = 0; i < CMP_GRID; i++)
+        x[i] = end * (double)i / (CMP_GRID - 1);
+    for (size_t k = 0; k < n; k++) {
+        const struct cmp_policy *p = &r[k];
+        double *y = buf + k * CMP_GRID;
+        size_t j = 0;
+        for (size_t i = 0; i < CMP_GRID; i++) {
+            while (j < p->ntl && p->tl_time[j] <= x[i])
+                j++;
+            double busy = j ? p->tl_busy[j - 1] : 0;
+            y[i] = p->total_gpus > 0 ? 100 * busy / p->total_gpus : 0;
+        }
+        ser[k] = (struct plot_series){p->name, y, CMP_GRID};
+    }
+    struct plot_chart ch = {.dir = dir, .name = "utilization",
+                            .title = "GPU utilization over time",
+                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)"};
+    return chart_check(plot_steps(&ch, x, CMP_GRID, ser, n), "utilization");
+}
+
+int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
+                    size_t nall)
+{
+    struct cmp_policy r[CMP_MAX_POLICIES];
+    const char *names[CMP_MAX_POLICIES];
+    double avg[CMP_MAX_POLICIES], p99[CMP_MAX_POLICIES];
+    double makespan[CMP_MAX_POLICIES];
+    struct plot_series cdf[CMP_MAX_POLICIES], ser[CMP_MAX_POLICIES];
+    size_t n = 0, ncdf = 0;
+    for (size_t k = 0; k < nall; k++) {
+        if (!all[k].read)
+            continue;
+        r[n] = all[k];
+        names[n] = r[n].name;
+        avg[n] = r[n].v[CMP_AVG];
+        p99[n] = r[n].v[CMP_P99];
+        makespan[n] = r[n].v[CMP_MAKESPAN];
+        /* A log axis needs JCT > 0: jobs of no time are left out. */
+        size_t m = 0;
+        for (size_t i = 0; i < r[n].njct; i++)
+            if (r[n].jct[i] > 0)
+                r[n].jct[m++] = r[n].jct[i];
+        if (m)
+            cdf[ncdf++] = (struct plot_series){names[n], r[n].jct, m};
+        n++;
+    }
+    if (!n)
+        return 0;
+    int rc = 0;
+    struct plot_chart ch = {.dir = dir, .name = "jct_cdf",
+                            .title = "Job completion time",
+                            .xlabel = "JCT (s)", .ylabel = "fraction of jobs",
+                            .flags = PLOT_LOG_X};
+    if (ncdf)
+        rc |= chart_check(plot_cdf(&ch, cdf, ncdf), "jct_cdf");
+    struct plot_series bars[2] = {{"average", avg, n}, {"p99", p99, n}};
+    ch = (struct plot_chart){.dir = dir, .name = "jct_bars",
+                             .title = "Job completion time by policy",
+                             .ylabel = "JCT (s)"};
+    rc |= chart_check(plot_bars(&ch, names, n, bars, 2), "jct_bars");
+    bars[0] = (struct plot_series){"makespan", makespan, n};
+    ch = (struct plot_chart){.dir = dir, .name = "makespan",
+                             .title = "Makespan by policy",
+                             .ylabel = "makespan (s)"};
+    rc |= chart_check(plot_bars(&ch, names, n, bars, 1), "makespan");
+    double *buf = malloc((n + 1) * CMP_GRID * sizeof *buf);
+    if (!buf) {
+        cli_error("out of memory");
+        return -1;
+    }
+    rc |= utilization_chart(dir, r, n, ser, buf);
+    free(buf);
+    return rc;
+}
+

@@ -1,0 +1,36 @@
+/* compare_internal.h -- what compare.c and compare_charts.c share. */
+#ifndef HETSIM_CLI_COMPARE_INTERNAL_H
+#define HETSIM_CLI_COMPARE_INTERNAL_H
+
+#include <stddef.h>
+
+#define CMP_MAX_POLICIES 32
+#define CMP_GRID 500 /* points of the common time grid of the utilization */
+
+/* Columns of compare.csv after the policy, in the order of summary.json's
+ * keys read into struct cmp_policy.v. */
+extern const char *const cmp_keys[]; /* CMP_NKEYS */
+#define CMP_NKEYS 9
+enum { CMP_AVG = 1, CMP_P99 = 4, CMP_MAKESPAN = 5 };
+
+struct cmp_policy {
+    const char *name;
+    int ran;                 /* its child exited 0 */
+    int read;                /* its files were read */
+    double v[CMP_NKEYS];
+    double total_gpus;
+    double *jct;             /* (njct) completed jobs' JCT */
+    size_t njct;
+    double *tl_time, *tl_busy; /* (ntl) timeline.csv's time, busy_gpus */
+    size_t ntl;
+};
+
+/* compare.csv into DIR (atomically), the table on stdout, and the charts
+ * jct_cdf, jct_bars, makespan, utilization into DIR; of the N policies of R
+ * only those read. cmp_write_csv returns CLI_OK or CLI_FAILURE,
+ * cmp_draw_charts 0 or -1, each having said why. */
+int cmp_write_csv(const char *dir, const struct cmp_policy *r, size_t n);
+void cmp_print_table(const struct cmp_policy *r, size_t n);
+int cmp_draw_charts(const char *dir, const struct cmp_policy *r, size_t n);
+
+#endif

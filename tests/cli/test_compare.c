@@ -1,0 +1,103 @@
+/* test_compare.c -- `hetsim compare` as a user meets it: two policies on the
+ * small fixture whose FIFO schedule is drawn by hand in tests/test_policies.c
+ * (fifo/follows_the_schedule_drawn_by_hand: average JCT 77.5 s), run in
+ * parallel and one at a time. Runs the built binary. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run_helpers.h"
+
+#define SMALL HETSIM_TEST_DATA "/cli/small"
+
+static char cmp_out[1 << 16], cmp_err[1 << 16];
+static char cmp_dir[64];
+
+static void setup(void) { clitest_make_dir(cmp_dir, "hetsim-compare"); }
+static void teardown(void) { clitest_remove_dir(cmp_dir); }
+
+/* Runs compare of fifo,sjf with -j JOBS into cmp_dir/SUB. */
+static int compare(const char *policies, int jobs, const char *sub)
+{
+    char args[2048];
+    snprintf(args, sizeof args,
+             "compare --trace " SMALL ".csv --cluster " SMALL ".json "
+             "--policies %s --estimates oracle -j %d --out %s/%s",
+             policies, jobs, cmp_dir, sub);
+    return clitest_run(NULL, args, cmp_out, sizeof cmp_out, cmp_err,
+                       sizeof cmp_err);
+}
+
+static int exists(const char *sub, const char *name)
+{
+    char path[256];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s/%s", cmp_dir, sub, name);
+    return stat(path, &st) == 0;
+}
+
+static void read_in(const char *sub, const char *name, char *buf, size_t cap)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/%s", cmp_dir, sub, name);
+    clitest_read_file(path, buf, cap);
+}
+
+TestSuite(compare, .init = setup, .fini = teardown);
+
+Test(compare, runs_each_policy_and_tabulates_the_hand_computed_jct)
+{
+    cr_assert_eq(compare("fifo,sjf", 2, "par"), 0, "%s", cmp_err);
+    cr_assert(exists("par", "fifo/summary.json"));
+    cr_assert(exists("par", "sjf/summary.json"));
+    static char csv[8192], json[1 << 16];
+    read_in("par", "compare.csv", csv, sizeof csv);
+    static const char header[] =
+        "policy,jobs_completed,avg_jct_s,median_jct_s,p95_jct_s,p99_jct_s,"
+        "makespan_s,avg_wait_s,gpu_utilization,preemptions_total\n";
+    cr_assert_eq(strncmp(csv, header, strlen(header)), 0, "%s", csv);
+    int rows = 0;
+    for (const char *p = csv; *p; p++)
+        rows += *p == '\n';
+    cr_assert_eq(rows, 3, "%s", csv);
+    const char *fifo = strstr(csv, "\nfifo,");
+    cr_assert_not_null(fifo);
+    cr_assert_not_null(strstr(csv, "\nsjf,"));
+    double jobs, avg;
+    cr_assert_eq(sscanf(fifo, "\nfifo,%lf,%lf", &jobs, &avg), 2);
+    cr_assert_eq(avg, 77.5);
+    read_in("par", "fifo/summary.json", json, sizeof json);
+    cJSON *root = cJSON_Parse(json);
+    cr_assert_not_null(root);
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "avg_jct_s");
+    cr_assert(cJSON_IsNumber(v));
+    cr_assert_eq(v->valuedouble, avg);
+    cJSON_Delete(root);
+    cr_assert_not_null(strstr(cmp_out, "avg_jct_s"));
+    const char *charts[] = {"jct_cdf.gp", "jct_bars.gp", "makespan.gp",
+                            "utilization.gp"};
+    for (size_t i = 0; i < 4; i++)
+        cr_assert(exists("par", charts[i]), "%s", charts[i]);
+}
+
+Test(compare, one_at_a_time_gives_the_same_compare_csv)
+{
+    static char par[8192], seq[8192];
+    cr_assert_eq(compare("fifo,sjf", 2, "par"), 0, "%s", cmp_err);
+    cr_assert_eq(compare("fifo,sjf", 1, "seq"), 0, "%s", cmp_err);
+    read_in("par", "compare.csv", par, sizeof par);
+    read_in("seq", "compare.csv", seq, sizeof seq);
+    cr_assert_str_not_empty(par);
+    cr_assert_str_eq(par, seq);
+}
+
+Test(compare, an_unknown_policy_exits_2_before_running_anything)
+{
+    cr_assert_eq(compare("fifo,no-such-policy", 1, "bad"), 2);
+    cr_assert_not_null(strstr(cmp_err, "no-such-policy"));
+    cr_assert(!exists("bad", "fifo"));
+    cr_assert(!exists("bad", ""));
+}
