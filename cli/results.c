@@ -217,6 +217,8 @@ static void print_table(const struct run_config *cfg,
     printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
                                   "utilization.png" : "");
+    if (cfg->report)
+        printf("report: %s/report.html\n", cfg->out);
 }
 
 /* Each job's deadline (NAN when it has none), by job id = trace index, or
