@@ -271,28 +271,17 @@ static void see_times(struct alibaba *r, const struct pod_times *t)
         r->last_time = t->scheduled;
 }
 
-static int read_rows(struct alibaba *r, struct trace_error *e)
+/* One record of the file (the loop is trace_csv_rows). */
+static int alibaba_row(void *ctx, const struct trace_csv_row *row,
+                       struct trace_error *why)
 {
-    for (;;) {
-        struct trace_csv_row row;
-        struct trace_error why;
-        struct trace_job job = trace_job_defaults;
-        struct pod_times t;
-        int got = trace_csv_next(r->csv, &row, &why), rc;
-        if (got < 0) { /* the tokenizer cannot go on: never skipped */
-            *e = why;
-            return got;
-        }
-        if (got == TRACE_CSV_END)
-            return 0;
-        rc = trace_csv_check_row(r->b.path, got, &row, r->nfields, &why);
-        if (!rc)
-            rc = check_row(r, &row, &job, &t, &why);
-        if (!rc && (rc = take_pod(r, &row, &job, &t, &why)) == 0)
-            see_times(r, &t); /* of every valid row, kept or dropped */
-        if (rc && (rc = trace_build_skip(&r->b, rc, &why, e)) != 0)
-            return rc;
-    }
+    struct alibaba *r = ctx;
+    struct trace_job job = trace_job_defaults;
+    struct pod_times t;
+    int rc = check_row(r, row, &job, &t, why);
+    if (!rc && (rc = take_pod(r, row, &job, &t, why)) == 0)
+        see_times(r, &t); /* of every valid row, kept or dropped */
+    return rc;
 }
 
 /* Ends the pods without deletion_time at the last timestamp; one scheduled
@@ -333,7 +322,7 @@ int trace_read_alibaba2023(const char *path, const struct trace_options *opt,
         rc = trace_csv_header(r.csv, path, names, NCOLS, NCOLS, r.field_of,
                               &r.nfields, &e);
     if (!rc)
-        rc = read_rows(&r, &e);
+        rc = trace_csv_rows(r.csv, &r.b, r.nfields, alibaba_row, &r, &e);
     if (!rc && r.nopen)
         rc = close_open_pods(&r, &e);
     trace_csv_close(r.csv);

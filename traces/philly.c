@@ -201,27 +201,14 @@ static int add_row(struct philly *p, const struct trace_csv_row *row,
     return 0;
 }
 
-static int read_rows(struct philly *p, struct trace_error *e)
+/* One record of the file (the loop is trace_csv_rows). */
+static int philly_row(void *ctx, const struct trace_csv_row *row,
+                      struct trace_error *why)
 {
-    for (;;) {
-        struct trace_csv_row row;
-        struct trace_error why;
-        struct trace_job job = trace_job_defaults;
-        int got = trace_csv_next(p->csv, &row, &why), rc;
-        if (got < 0) { /* the tokenizer cannot go on: never skipped */
-            *e = why;
-            return got;
-        }
-        if (got == TRACE_CSV_END)
-            return 0;
-        rc = trace_csv_check_row(p->b.path, got, &row, p->nfields, &why);
-        if (!rc)
-            rc = check_row(p, &row, &job, &why);
-        if (!rc)
-            rc = add_row(p, &row, &job, &why);
-        if (rc && (rc = trace_build_skip(&p->b, rc, &why, e)) != 0)
-            return rc;
-    }
+    struct philly *p = ctx;
+    struct trace_job job = trace_job_defaults;
+    int rc = check_row(p, row, &job, why);
+    return rc ? rc : add_row(p, row, &job, why);
 }
 
 int trace_read_philly(const char *path, const struct trace_options *opt,
@@ -240,7 +227,7 @@ int trace_read_philly(const char *path, const struct trace_options *opt,
         rc = trace_csv_header(p.csv, path, names, NCOLS, NCOLS, p.field_of,
                               &p.nfields, &e);
     if (!rc)
-        rc = read_rows(&p, &e);
+        rc = trace_csv_rows(p.csv, &p.b, p.nfields, philly_row, &p, &e);
     trace_csv_close(p.csv);
     /* Exact: both are whole seconds far below 2^53. */
     for (size_t i = 0; !rc && i < p.b.trace->njobs; i++)

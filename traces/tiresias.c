@@ -111,27 +111,14 @@ static int add_row(struct tiresias *r, const struct trace_csv_row *row,
     return trace_build_push(&r->b, job, f->text, f->len, row->line, 1, e);
 }
 
-static int read_rows(struct tiresias *r, struct trace_error *e)
+/* One record of the file (the loop is trace_csv_rows). */
+static int tiresias_row(void *ctx, const struct trace_csv_row *row,
+                        struct trace_error *why)
 {
-    for (;;) {
-        struct trace_csv_row row;
-        struct trace_error why;
-        struct trace_job job = trace_job_defaults;
-        int got = trace_csv_next(r->csv, &row, &why), rc;
-        if (got < 0) { /* the tokenizer cannot go on: never skipped */
-            *e = why;
-            return got;
-        }
-        if (got == TRACE_CSV_END)
-            return 0;
-        rc = trace_csv_check_row(r->b.path, got, &row, r->nfields, &why);
-        if (!rc)
-            rc = check_row(r, &row, &job, &why);
-        if (!rc)
-            rc = add_row(r, &row, &job, &why);
-        if (rc && (rc = trace_build_skip(&r->b, rc, &why, e)) != 0)
-            return rc;
-    }
+    struct tiresias *r = ctx;
+    struct trace_job job = trace_job_defaults;
+    int rc = check_row(r, row, &job, why);
+    return rc ? rc : add_row(r, row, &job, why);
 }
 
 int trace_read_tiresias(const char *path, const struct trace_options *opt,
@@ -150,7 +137,7 @@ int trace_read_tiresias(const char *path, const struct trace_options *opt,
         rc = trace_csv_header(r.csv, path, names, NCOLS, NREQUIRED, r.field_of,
                               &r.nfields, &e);
     if (!rc)
-        rc = read_rows(&r, &e);
+        rc = trace_csv_rows(r.csv, &r.b, r.nfields, tiresias_row, &r, &e);
     trace_csv_close(r.csv);
     return trace_build_end(&r.b, rc, &e, out, err);
 }

@@ -319,3 +319,25 @@ int trace_build_end(struct trace_build *b, int rc, const struct trace_error *e,
     b->trace = NULL;
     return rc;
 }
+
+int trace_csv_rows(struct trace_csv *csv, struct trace_build *b,
+                   size_t nfields, trace_row_fn row_fn, void *ctx,
+                   struct trace_error *e)
+{
+    for (;;) {
+        struct trace_csv_row row;
+        struct trace_error why;
+        int got = trace_csv_next(csv, &row, &why), rc;
+        if (got < 0) { /* the tokenizer cannot go on: never skipped */
+            *e = why;
+            return got;
+        }
+        if (got == TRACE_CSV_END)
+            return 0;
+        rc = trace_csv_check_row(b->path, got, &row, nfields, &why);
+        if (!rc)
+            rc = row_fn(ctx, &row, &why);
+        if (rc && (rc = trace_build_skip(b, rc, &why, e)) != 0)
+            return rc;
+    }
+}

@@ -177,6 +177,16 @@ int trace_build_push(struct trace_build *b, struct trace_job *job,
                      const char *text, size_t len, long line, int check_ids,
                      struct trace_error *e);
 
+/* The record loop of a CSV reader: calls ROW(CTX, row, why) on every
+ * record of CSV that has NFIELDS fields; a malformed record, or a row ROW
+ * refuses, is skipped or ends the read through trace_build_skip. 0 at the
+ * end of the file, else the code that ended it with *e filled. */
+typedef int (*trace_row_fn)(void *ctx, const struct trace_csv_row *row,
+                            struct trace_error *why);
+int trace_csv_rows(struct trace_csv *csv, struct trace_build *b,
+                   size_t nfields, trace_row_fn row, void *ctx,
+                   struct trace_error *e);
+
 /* Ends a read that came to rc (no jobs is an error): on success *out owns
  * the finished trace and *err describes the first row skipped; on failure
  * *out is NULL and *err = *e. Returns the final code. */
