@@ -280,6 +280,49 @@ double cluster_job_overhead(const struct cluster *c, const char *job_type);
 double sim_attained_s(const struct sim *s, uint32_t job);
 double sim_work_left(const struct sim *s, uint32_t job);
 
+/* ---- Estimates ---------------------------------------------------------- */
+
+/* What an estimator believes of one job, asked once when it arrives. */
+struct sim_estimate {
+    double runtime_s[SIM_MAX_GPU_TYPES]; /* whole job on type t, one node;
+                                            0 = no estimate there */
+    double mem_mb;   /* peak GPU memory per GPU; 0 = unknown */
+    double gpu_util; /* fraction of the GPU's compute used; -1 = unknown */
+    double mem_util; /* fraction of its memory bandwidth; -1 = unknown */
+};
+
+/* A predictor in the loop: estimate() is called on every arrival, before
+ * the policy hears of the job, and fills *out (zeroed, utilizations -1);
+ * a non-zero return stops the run with that code. on_finish, which may be
+ * NULL, tells it a job completed (history estimators learn there). The
+ * engine knows only this table; models live outside sim/. */
+struct sim_estimator {
+    const char *name;
+    void *ctx;
+    int (*estimate)(void *ctx, const struct sim *s, uint32_t job,
+                    struct sim_estimate *out);
+    void (*on_finish)(void *ctx, const struct sim *s, uint32_t job);
+};
+
+/* Installs E (borrowed, may be NULL) before sim_run. */
+void sim_set_estimator(struct sim *s, const struct sim_estimator *e);
+
+/* Sets JOB's estimated run time per GPU type (PER_TYPE_S[t], 0 = none) or
+ * its memory need, after the last sim_add_job. A run-time estimate also
+ * sets est_work, so that policies reading est_work agree with it: the
+ * estimate on the fastest type the job may use, in units of its work.
+ * 0, SIM_EINVAL or SIM_ENOMEM. */
+int sim_set_est_runtime(struct sim *s, uint32_t job, const double *per_type_s);
+int sim_set_est_mem(struct sim *s, uint32_t job, double mem_mb);
+
+/* JOB's estimated run time on GPU_TYPE (one node, whole job): the value
+ * set above, else est_work x the class's seconds per unit there; 0 when
+ * there is none. Memory and utilizations: 0 (or -1) when unknown. */
+double sim_est_runtime_s(const struct sim *s, uint32_t job, int32_t gpu_type);
+double sim_est_mem_mb(const struct sim *s, uint32_t job);
+double sim_est_gpu_util(const struct sim *s, uint32_t job);
+double sim_est_mem_util(const struct sim *s, uint32_t job);
+
 /* ---- Results ------------------------------------------------------------ */
 
 struct sim_summary {

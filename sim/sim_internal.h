@@ -112,6 +112,13 @@ struct sim {
     uint64_t preemptions;
     double overhead_gpu_s;
     char decision_error[200];
+
+    const struct sim_estimator *estimator; /* or NULL */
+    int est_rc;           /* first failure of the estimator */
+    size_t est_n;         /* jobs the arrays below cover */
+    double *est_runtime;  /* (est_n, ntypes) s, 0 = none; or NULL */
+    double *est_mem;      /* (est_n) MB, 0 = unknown; or NULL */
+    double *est_util;     /* (est_n, 2) GPU and memory utilization */
 };
 
 /* Orders jobs by (submit time, id) into s->order. 0 or SIM_ENOMEM. */
@@ -121,5 +128,11 @@ int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job);
 /* Takes the GPUs of a checked placement for job J. 0 or SIM_ENOMEM. */
 int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p);
 void sim_node_add_free(struct sim *s, int32_t node, int32_t gpus);
+
+/* estimate.c: asks the estimator about arriving job J, and tells it of
+ * finished job J; frees the estimate arrays. */
+void sim_estimate_arrival(struct sim *s, uint32_t j);
+void sim_estimate_finish(struct sim *s, uint32_t j);
+void sim_estimates_free(struct sim *s);
 
 #endif

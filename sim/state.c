@@ -70,6 +70,7 @@ void sim_destroy(struct sim *s)
     free(s->node_stamp);
     free(s->segs);
     free(s->classes);
+    sim_estimates_free(s);
     free(s);
 }
 
