@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "estimators.h"
 #include "policy.h"
 
 enum { OUT_TIMELINE, OUT_JOBS, OUT_SUMMARY, OUT_PERF, OUT_FILES };
@@ -119,6 +120,27 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
     }
 }
 
+/* How good the estimates were, and how often the predictor was asked
+ * (README, "Predictor in the loop"). */
+static void add_estimate_quality(cJSON *o, const struct trace *t,
+                                 const struct workload *w)
+{
+    struct cli_est_quality q = {NAN, NAN, NAN, 0, 0};
+    if (cli_estimate_quality(w->sim, t, &q) != 0)
+        q.runtime_mape = q.runtime_r2 = q.memory_mape = NAN;
+    cli_json_number(o, "estimate_runtime_mape", q.runtime_mape);
+    cli_json_number(o, "estimate_runtime_r2", q.runtime_r2);
+    cli_json_number(o, "estimate_runtime_jobs", (double)q.runtime_jobs);
+    cli_json_number(o, "estimate_memory_mape", q.memory_mape);
+    cli_json_number(o, "estimate_memory_jobs", (double)q.memory_jobs);
+    const struct cli_estimator *e = w->est;
+    cli_json_number(o, "predict_calls", e ? (double)e->calls : 0);
+    cli_json_number(o, "predict_cache_hit_rate",
+                    e && e->memo.cap && e->calls
+                        ? (double)e->hits / (double)e->calls
+                        : NAN);
+}
+
 static cJSON *summary_json(const struct run_config *cfg,
                            const struct trace *t, const struct workload *w,
                            const struct sim_summary *m)
@@ -165,6 +187,7 @@ static cJSON *summary_json(const struct run_config *cfg,
     cli_json_number(o, "preemptions_total", (double)m->preemptions_total);
     cli_json_number(o, "overhead_gpu_s", m->overhead_gpu_s);
     cli_json_number(o, "events", (double)m->events);
+    add_estimate_quality(o, t, w);
     return o;
 }
 
@@ -175,6 +198,7 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
     cli_json_number(o, "read_wall_s", p->read_wall_s);
     cli_json_number(o, "sim_wall_s", p->sim_wall_s);
     cli_json_number(o, "write_wall_s", p->write_wall_s);
+    cli_json_number(o, "predict_wall_s", p->predict_wall_s);
     cli_json_number(o, "peak_rss_mb", cli_peak_rss_mb());
     cli_json_number(o, "events_per_s",
                             p->sim_wall_s > 0 ? events / p->sim_wall_s : 0);
@@ -348,6 +372,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         double t0 = cli_clock();
         int src = sim_run(s, &hooks, &obs, &err);
         perf->sim_wall_s = cli_clock() - t0;
+        perf->predict_wall_s = w->est ? w->est->wall_s : 0;
         pol_unbind(ops, &hooks);
         if (tl.progress && tl.calls >= 4096)
             fputc('\n', stderr);

@@ -14,6 +14,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "estimators.h"
+
+/* What `history` says before any job has finished: one hour. Any constant
+ * ranks the first jobs alike; an hour is the order of a median GPU job in
+ * the Philly and Helios traces (Hu et al., SC'21, Figure 3). */
+#define HISTORY_PRIOR_S 3600.0
 
 /* The matrix's worker type for each GPU type of C (names compared without
  * case: V100 = v100), or NULL when the matrix did not measure it. */
@@ -136,17 +142,37 @@ static double estimate(struct workload *w, gsl_rng *r, const struct sim *s,
     }
 }
 
+/* Memory estimates for oracle (the trace's gpu_mem_mb) and noisy (that
+ * times lognormal(0, sigma)), for jobs whose trace gives the truth. */
+static int estimate_memory(struct workload *w, gsl_rng *r, uint32_t job,
+                           const struct trace_job *tj)
+{
+    if (!(tj->gpu_mem_mb > 0))
+        return 0;
+    if (w->estimates == CLI_EST_ORACLE)
+        return sim_set_est_mem(w->sim, job, tj->gpu_mem_mb);
+    if (w->estimates == CLI_EST_NOISY)
+        return sim_set_est_mem(w->sim, job, tj->gpu_mem_mb *
+                                   gsl_ran_lognormal(r, 0, w->noise_sigma));
+    return 0;
+}
+
 int cli_workload_build(struct workload *w, const struct trace *t,
                        const char *src)
 {
     int rc = CLI_OK;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r) {
+    gsl_rng *rm = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r || !rm) {
+        gsl_rng_free(r);
+        gsl_rng_free(rm);
         cli_error("out of memory");
         return CLI_FAILURE;
     }
-    /* Its own stream, so estimates do not shift other random choices. */
+    /* Their own streams, so estimates do not shift other random choices,
+     * nor memory estimates the run-time ones. */
     gsl_rng_set(r, (unsigned long)(w->seed ^ 0x5eedE57u));
+    gsl_rng_set(rm, (unsigned long)(w->seed ^ 0x3e3E57u));
     if (w->matrix)
         map_workers(w->cluster, w->matrix, w->worker);
     for (size_t i = 0; i < t->njobs; i++) {
@@ -188,7 +214,8 @@ int cli_workload_build(struct workload *w, const struct trace *t,
         }
         spec.est_work = estimate(w, r, w->sim, &spec, tj);
         w->estimated_jobs += spec.est_work > 0;
-        if (sim_add_job(w->sim, &spec) != 0) {
+        if (sim_add_job(w->sim, &spec) != 0 ||
+            estimate_memory(w, rm, (uint32_t)i, tj) != 0) {
             cli_error("out of memory");
             rc = CLI_FAILURE;
             break;
@@ -201,11 +228,47 @@ int cli_workload_build(struct workload *w, const struct trace *t,
             sim_set_job_restart_overhead(w->sim, (uint32_t)i, ov);
     }
     gsl_rng_free(r);
+    gsl_rng_free(rm);
     return rc;
+}
+
+int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
+                           const struct trace *t)
+{
+    if (cfg->estimates != CLI_EST_HISTORY &&
+        cfg->estimates != CLI_EST_PREDICTOR)
+        return CLI_OK;
+    struct cli_estimator *e = calloc(1, sizeof *e);
+    if (!e) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    w->est = e;
+    int rc = CLI_OK;
+    if (cfg->estimates == CLI_EST_HISTORY) {
+        if (est_history_init(e, t, w->cluster,
+                             cfg->history_by_user ? EST_BY_USER : EST_BY_VC,
+                             HISTORY_PRIOR_S) != 0) {
+            cli_error("out of memory");
+            rc = CLI_FAILURE;
+        }
+    } else
+        rc = est_predictor_init(e, t, w->cluster, cfg->est_model,
+                                cfg->est_memory_model[0]
+                                    ? cfg->est_memory_model
+                                    : NULL);
+    if (rc)
+        return rc;
+    sim_set_estimator(w->sim, &e->hooks);
+    w->estimated_jobs = sim_njobs(w->sim);
+    return CLI_OK;
 }
 
 void cli_workload_free(struct workload *w)
 {
+    est_free(w->est);
+    free(w->est);
+    w->est = NULL;
     free(w->classes.keys);
     free(w->classes.ids);
     free(w->fallback);
