@@ -135,12 +135,15 @@ struct workload {
     const char *worker[SIM_MAX_GPU_TYPES];  /* matrix worker of each type */
     struct cli_class_map classes;
     uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback */
+    double *class_mem; /* (fallback_cap) memory need the matrix implies, MB:
+                          0 = none (README, "Memory") */
     size_t fallback_cap;
     size_t matrix_jobs, fallback_jobs;
     enum cli_estimates estimates; /* how est_work is made */
     double noise_sigma;
     uint64_t seed;
     size_t estimated_jobs;        /* jobs given an est_work > 0 */
+    size_t mem_jobs;              /* jobs with a known memory need */
 };
 
 /* Adds every job of T (read from SRC) to w->sim, with classes from
