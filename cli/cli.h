@@ -73,12 +73,20 @@ struct run_config {
     double noise_sigma;             /* noisy:SIGMA */
     double restart_overhead_s;
     int placement;                  /* enum pol_placement */
+    int mem_aware;                  /* --placement ...,mem-aware[:MARGIN] */
+    double mem_margin;
+    double oom_detect_s;            /* --oom-detect-s */
     int backfill;                   /* enum pol_backfill */
     const char *opt_keys[CLI_MAX_POLICY_OPTS];
     const char *opt_values[CLI_MAX_POLICY_OPTS];
     char opt_buf[CLI_MAX_POLICY_OPTS][256];
     size_t nopts;
 };
+
+/* Parses --placement RULE[,mem-aware[:MARGIN]] into CFG; 0 or CLI_USAGE
+ * after a message. */
+int cli_parse_placement(const char *cmd, const char *text,
+                        struct run_config *cfg);
 
 /* Parses --estimates TEXT into CFG; 0 or CLI_USAGE after a message. */
 int cli_parse_estimates(const char *cmd, const char *text,
