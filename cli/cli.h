@@ -76,12 +76,20 @@ struct run_config {
     char est_memory_model[1024];    /* ...,memory=MODEL2.bin, or "" */
     double restart_overhead_s;
     int placement;                  /* enum pol_placement */
+    int mem_aware;                  /* --placement ...,mem-aware[:MARGIN] */
+    double mem_margin;
+    double oom_detect_s;            /* --oom-detect-s */
     int backfill;                   /* enum pol_backfill */
     const char *opt_keys[CLI_MAX_POLICY_OPTS];
     const char *opt_values[CLI_MAX_POLICY_OPTS];
     char opt_buf[CLI_MAX_POLICY_OPTS][256];
     size_t nopts;
 };
+
+/* Parses --placement RULE[,mem-aware[:MARGIN]] into CFG; 0 or CLI_USAGE
+ * after a message. */
+int cli_parse_placement(const char *cmd, const char *text,
+                        struct run_config *cfg);
 
 /* Parses --estimates TEXT into CFG; 0 or CLI_USAGE after a message. */
 int cli_parse_estimates(const char *cmd, const char *text,
@@ -141,6 +149,8 @@ struct workload {
     const char *worker[SIM_MAX_GPU_TYPES];  /* matrix worker of each type */
     struct cli_class_map classes;
     uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback */
+    double *class_mem; /* (fallback_cap) memory need the matrix implies, MB:
+                          0 = none (README, "Memory") */
     size_t fallback_cap;
     size_t matrix_jobs, fallback_jobs;
     enum cli_estimates estimates; /* how est_work is made */
@@ -148,6 +158,7 @@ struct workload {
     uint64_t seed;
     size_t estimated_jobs;        /* jobs given an est_work > 0 */
     struct cli_estimator *est;    /* predictor in the loop, or NULL */
+    size_t mem_jobs;              /* jobs with a known memory need */
 };
 
 /* Adds every job of T (read from SRC) to w->sim, with classes from
@@ -161,14 +172,13 @@ int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
 
 /* Quality of the estimates over the jobs simulated (est_quality.c): run
  * time on the type each completed job last ran on, one node, against
- * sim_est_runtime_s; memory against the trace's gpu_mem_mb. MAPE in
- * percent; NAN where no job has both figures. */
+ * sim_est_runtime_s; memory need against sim_est_mem_mb. MAPE in
+ * percent; NAN where no job has both figures. 0, or -1 out of memory. */
 struct cli_est_quality {
     double runtime_mape, runtime_r2, memory_mape;
     size_t runtime_jobs, memory_jobs;
 };
-int cli_estimate_quality(const struct sim *s, const struct trace *t,
-                         struct cli_est_quality *q);
+int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q);
 /* MAPE (percent) and R^2 of EST against TRUTH (N pairs, truths > 0); NAN
  * when N is 0, R^2 NAN when every truth is equal. */
 void cli_mape_r2(const double *truth, const double *est, size_t n,

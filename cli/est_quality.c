@@ -5,7 +5,8 @@
  * Run time: a completed job's truth is its work at the one-node speed of
  * the GPU type it last ran on (what it would take alone there, without
  * restart overheads), compared with the estimate for that type. Memory:
- * the trace's gpu_mem_mb against the estimate. Jobs lacking either figure
+ * the job's true need (the trace's gpu_mem_mb, or what the throughput
+ * matrix implies: README, "Memory") against the estimate. Jobs lacking either figure
  * are left out, and the counts say how many were compared. */
 #include <math.h>
 #include <stdlib.h>
@@ -34,8 +35,7 @@ void cli_mape_r2(const double *truth, const double *est, size_t n,
         *r2 = 1 - ss_res / ss_tot;
 }
 
-int cli_estimate_quality(const struct sim *s, const struct trace *t,
-                         struct cli_est_quality *q)
+int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q)
 {
     size_t n = sim_njobs(s);
     double *buf = malloc(4 * (n ? n : 1) * sizeof *buf);
@@ -53,7 +53,7 @@ int cli_estimate_quality(const struct sim *s, const struct trace *t,
                 re[nr++] = est;
             }
         }
-        double mem = t->jobs[j->trace_index].gpu_mem_mb;
+        double mem = j->gpu_mem_mb;
         double est_mem = sim_est_mem_mb(s, i);
         if (mem > 0 && est_mem > 0) {
             mt[nm] = mem;

@@ -29,7 +29,7 @@ int sim_cluster_parse(const char *text, const char *src, struct cluster **out,
 /* ---- Event heap (heap.c) ------------------------------------------------ */
 
 enum sim_event_kind { SIM_EV_ARRIVAL, SIM_EV_FINISH, SIM_EV_WAKE,
-                      SIM_EV_KINDS };
+                      SIM_EV_OOM, SIM_EV_KINDS };
 
 struct sim_event {
     double time;
@@ -111,14 +111,19 @@ struct sim {
     double restart_overhead;
     uint64_t preemptions;
     double overhead_gpu_s;
+    double oom_detect_s;      /* sim_set_oom_detect_s */
+    uint64_t oom_events;
+    double wasted_gpu_s;
+    double wasted_by_type[SIM_MAX_GPU_TYPES]; /* GPU-s of runs out of memory */
+    double *est_runtime;      /* (est_rows * ntypes) overrides, or NULL */
+    size_t est_rows;
     char decision_error[200];
 
     const struct sim_estimator *estimator; /* or NULL */
     int est_rc;           /* first failure of the estimator */
-    size_t est_n;         /* jobs the arrays below cover */
-    double *est_runtime;  /* (est_n, ntypes) s, 0 = none; or NULL */
-    double *est_mem;      /* (est_n) MB, 0 = unknown; or NULL */
-    double *est_util;     /* (est_n, 2) GPU and memory utilization */
+    double *est_util;     /* (est_util_n, 2) GPU and memory utilization, -1
+                             unknown; NULL until an estimator gives one */
+    size_t est_util_n;
 };
 
 /* Orders jobs by (submit time, id) into s->order. 0 or SIM_ENOMEM. */
@@ -130,7 +135,7 @@ int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p);
 void sim_node_add_free(struct sim *s, int32_t node, int32_t gpus);
 
 /* estimate.c: asks the estimator about arriving job J, and tells it of
- * finished job J; frees the estimate arrays. */
+ * finished job J; frees the utilization array. */
 void sim_estimate_arrival(struct sim *s, uint32_t j);
 void sim_estimate_finish(struct sim *s, uint32_t j);
 void sim_estimates_free(struct sim *s);

@@ -116,19 +116,29 @@ Test(estimator, per_type_estimates_are_kept_and_set_est_work)
     cluster_destroy(c);
 }
 
-Test(estimator, est_work_alone_scales_by_each_types_speed)
+Test(estimator, est_work_follows_the_fastest_types_estimate)
 {
-    /* No per-type estimate: est_work 6 reads as 6 s on the V100 and
-     * 6 x 2 = 12 s on the K80; no memory estimate reads 0. */
+    /* A 5 s job (V100 reference; 10 s on the K80) with est_work 6. Per-type
+     * estimates 3 s (V100) and 20 s (K80): the fastest type it may use is
+     * the V100, so est_work = 3 / 1 = 3. Allowed only the K80: 20 s at
+     * 2 s per unit there, est_work = 10. No estimate anywhere: 0. */
     struct cluster *c = th_cluster(two_types);
     struct sim *s = sim_create(c, 1);
     th_add(s, 0, 5, 6, 1, 0);
-    cr_assert_float_eq(sim_est_runtime_s(s, 0, 0), 6, 1e-12);
-    cr_assert_float_eq(sim_est_runtime_s(s, 0, 1), 12, 1e-12);
-    cr_assert_float_eq(sim_est_mem_mb(s, 0), 0, 1e-12);
-    double bad[2] = {1, -1};
-    cr_assert_eq(sim_set_est_runtime(s, 0, bad), SIM_EINVAL);
-    cr_assert_eq(sim_set_est_mem(s, 1, 10), SIM_EINVAL, "no job 1");
+    th_add(s, 0, 5, 6, 1, 1u << 1);
+    double per_type[2] = {3, 20};
+    sim_set_est_runtime(s, 0, per_type);
+    sim_est_work_from_runtime(s, 0);
+    cr_assert_float_eq(sim_job(s, 0)->est_work, 3, 1e-12);
+    sim_set_est_runtime(s, 1, per_type);
+    sim_est_work_from_runtime(s, 1);
+    cr_assert_float_eq(sim_job(s, 1)->est_work, 10, 1e-12);
+    double none[2] = {0, 0};
+    sim_set_est_runtime(s, 0, none);
+    sim_est_work_from_runtime(s, 0);
+    cr_assert_float_eq(sim_job(s, 0)->est_work, 0, 1e-12);
+    cr_assert_eq(sim_set_est_mem(s, 2, 10), SIM_EINVAL, "no job 2");
+    cr_assert_eq(sim_set_est_mem(s, 0, -1), SIM_EINVAL);
     sim_destroy(s);
     cluster_destroy(c);
 }
