@@ -113,9 +113,14 @@ void sim_estimate_arrival(struct sim *s, uint32_t j)
     memset(&est, 0, sizeof est);
     est.gpu_util = est.mem_util = -1;
     int rc = e->estimate(e->ctx, s, j, &est);
-    if (!rc) {
+    int any = 0;
+    for (int32_t t = 0; t < s->cluster->ntypes; t++)
+        any |= est.runtime_s[t] > 0;
+    if (!rc && any) { /* else est_work stays as the workload set it */
         sim_set_est_runtime(s, j, est.runtime_s);
         sim_est_work_from_runtime(s, j);
+    }
+    if (!rc) {
         if (est.mem_mb > 0)
             rc = sim_set_est_mem(s, j, est.mem_mb);
     }

@@ -170,3 +170,69 @@ Test(estimator, a_failing_estimator_stops_the_run_with_its_code)
     sim_destroy(s);
     cluster_destroy(c);
 }
+
+/* Node 0: one "Small" GPU of 8,000 MB at speed 2; node 1: one "Big" GPU of
+ * 16,000 MB at speed 1 (the reference). */
+static const char *const small_big =
+    "{\"reference_gpu\": \"Big\","
+    " \"gpu_types\": [{\"name\": \"Small\", \"memory_mb\": 8000, \"speed\": 2},"
+    "                 {\"name\": \"Big\", \"memory_mb\": 16000, \"speed\": 1}],"
+    " \"nodes\": [{\"gpu_type\": \"Small\", \"gpus_per_node\": 1},"
+    "           {\"gpu_type\": \"Big\", \"gpus_per_node\": 1}]}";
+
+/* A memory predictor that is right: the job's true need. */
+static int memory_estimate(void *ctx, const struct sim *s, uint32_t job,
+                           struct sim_estimate *out)
+{
+    (void)ctx;
+    out->mem_mb = sim_job(s, job)->gpu_mem_mb;
+    return 0;
+}
+
+/* FIFO, fastest placement made mem-aware, OOM detected after 10 s, on
+ * three 100 s jobs at time 0 needing 12,000, 4,000 and 12,000 MB; with the
+ * memory predictor when PREDICT. */
+static void run_small_big(int predict, struct sim_summary *m)
+{
+    struct cluster *c = th_cluster(small_big);
+    struct sim *s = sim_create(c, 1);
+    static const double mem[] = {12000, 4000, 12000};
+    for (uint32_t i = 0; i < 3; i++) {
+        struct sim_job_spec spec = {.submit_time = 0, .work = 100,
+                                    .num_gpus = 1, .trace_index = i,
+                                    .gpu_mem_mb = mem[i]};
+        cr_assert_eq(sim_add_job(s, &spec), 0);
+    }
+    sim_set_oom_detect_s(s, 10);
+    struct sim_estimator e = {"memory", NULL, memory_estimate, NULL};
+    if (predict)
+        sim_set_estimator(s, &e);
+    char why[256] = "";
+    struct pol_config cfg = {.cluster = c, .mem_aware = 1, .error = why,
+                             .error_cap = sizeof why};
+    cr_assert_eq(th_bind_run(s, th_find("fifo"), &cfg, NULL), 0, "%s", why);
+    cr_assert_eq(sim_summarize(s, m), 0);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+Test(estimator, memory_predictions_avoid_every_oom)
+{
+    /* Without predictions mem-aware knows nothing: job 0 goes to the
+     * fastest type, Small, job 1 to Big, job 2 waits. At 10 s job 0 runs
+     * out of memory on Small (8,000 < 12,000) and waits again, Big only;
+     * Small is free, so job 2 starts there and runs out of memory at
+     * 20 s. Two OOM events, 10 + 10 = 20 GPU-seconds wasted. */
+    struct sim_summary m;
+    run_small_big(0, &m);
+    cr_assert_eq(m.oom_events, 2);
+    cr_assert_float_eq(m.wasted_gpu_s, 20, 1e-9);
+    cr_assert_eq(m.jobs_completed, 3);
+    /* With them: job 0 goes to Big (0-100 s), job 1 to Small (100 s of
+     * reference work at speed 2: 0-50 s), job 2 waits for Big (100-200 s).
+     * No OOM; JCTs 100, 50, 200: average 350 / 3. */
+    run_small_big(1, &m);
+    cr_assert_eq(m.oom_events, 0);
+    cr_assert_float_eq(m.wasted_gpu_s, 0, 1e-12);
+    cr_assert_float_eq(m.avg_jct_s, 350.0 / 3, 1e-9);
+}
