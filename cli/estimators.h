@@ -11,13 +11,13 @@
 #include "sim.h"
 #include "traces.h"
 
-/* What identifies a job to a model: its features that do not depend on the
- * GPU type (the cluster's GPU facts are the same for every job). Zeroed
- * before filling, so that whole keys compare with memcmp. */
+/* What identifies a job to a model: the features that do not depend on
+ * the GPU type (the cluster's GPU facts are the same for every job). Every
+ * model fact follows from the job type (traces/model_facts.c), so the job
+ * type's pool id and the GPU count are the whole tuple. */
 struct est_key {
-    uint32_t job_type, model, precision, optimizer;
-    int32_t num_gpus, batch_size, layers, input_dim;
-    double params_m;
+    uint32_t job_type;
+    int32_t num_gpus;
 };
 
 /* Cached answers by key: an open-addressing table. */
@@ -67,18 +67,17 @@ int est_history_init(struct cli_estimator *e, const struct trace *t,
                      double prior_s);
 
 /* Makes E a `predictor` estimator: RUNTIME_PATH predicts throughput
- * (steps/s) or run time (s), MEMORY_PATH (may be NULL) peak GPU memory.
+ * (steps/s), MEMORY_PATH (may be NULL) peak GPU memory per GPU (MB).
  * An exit code, having printed why when it is not CLI_OK. */
 int est_predictor_init(struct cli_estimator *e, const struct trace *t,
                        const struct cluster *c, const char *runtime_path,
-                       const char *memory_path);
+                       const char *memory_path, const char *trace_path);
 
 void est_free(struct cli_estimator *e);
 
-/* The model side of est_predictor.c: load, predict JOB's per-type seconds
- * per step (or seconds) and memory. */
-int est_model_load(const char *path, struct est_model **out, char *why,
-                   size_t cap);
+/* A checkpoint of predictor/ whose every feature hetsim can fill from a
+ * trace job (README, "Features per trace format"); NULL with WHY filled. */
+struct est_model *est_model_load(const char *path, char *why, size_t cap);
 void est_model_destroy(struct est_model *m);
 
 #endif

@@ -311,7 +311,8 @@ int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
         rc = est_predictor_init(e, t, w->cluster, cfg->est_model,
                                 cfg->est_memory_model[0]
                                     ? cfg->est_memory_model
-                                    : NULL);
+                                    : NULL,
+                                cfg->trace);
     if (rc)
         return rc;
     sim_set_estimator(w->sim, &e->hooks);

@@ -14,14 +14,18 @@
 #include <string.h>
 
 static const struct trace_model_facts families[] = {
-    /* family, task, dataset, params_m, layers, default batch */
-    {"ResNet-18", "image classification", "CIFAR-10", 11.2, 18, 0},
-    {"ResNet-50", "image classification", "ImageNet", 25.6, 50, 0},
-    {"Transformer", "translation", "Multi30k", 65.0, 12, 0},
-    {"LM", "language modeling", "Wikitext-2", 14.0, 2, 0},
-    {"Recommendation", "recommendation", "ML-20M", 24.5, 4, 0},
-    {"A3C", "reinforcement learning", "Pong", 0.59, 6, 20},
-    {"CycleGAN", "image-to-image translation", "monet2photo", 28.3, 24, 1},
+    /* family, task, dataset, architecture, params_m, layers, input_dim,
+     * default batch (0: always in the name) */
+    {"ResNet-18", "image_classification", "CIFAR-10", "cnn", 11.2, 18, 32,
+     0},
+    {"ResNet-50", "image_classification", "ImageNet", "cnn", 25.6, 50, 224,
+     0},
+    {"Transformer", "translation", "Multi30k", "transformer", 65.0, 12, 64,
+     0},
+    {"LM", "language_modeling", "Wikitext-2", "rnn", 14.0, 2, 35, 0},
+    {"Recommendation", "recommendation", "ML-20M", "mlp", 24.5, 4, 20108, 0},
+    {"A3C", "reinforcement_learning", "Pong", "cnn", 0.59, 6, 42, 20},
+    {"CycleGAN", "image_to_image", "monet2photo", "cnn", 28.3, 24, 256, 1},
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

@@ -210,10 +210,12 @@ int trace_pair_throughput(const struct trace_throughputs *m,
 /* What a job type is as a model (sources in traces/README.md). */
 struct trace_model_facts {
     const char *family;  /* "ResNet-50" */
-    const char *task;    /* "image classification" */
+    const char *task;    /* "image_classification" */
     const char *dataset; /* "ImageNet" */
+    const char *arch;    /* "cnn", "mlp", "rnn" or "transformer" */
     double params_m;     /* parameters, millions */
     int32_t layers;      /* weight layers of the network */
+    int32_t input_dim;   /* image side, sequence length or input width */
     int32_t batch_size;  /* from "(batch size N)", else the family's */
 };
 
