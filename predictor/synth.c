@@ -6,6 +6,8 @@
  * noise. Every draw comes from one GSL mt19937 generator seeded by the
  * caller, in a fixed order, so a seed gives the same rows everywhere. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
@@ -111,15 +113,17 @@ static int uniform_int(gsl_rng *r, int lo, int hi)
     return lo + (int)gsl_rng_uniform_int(r, (unsigned long)(hi - lo + 1));
 }
 
-static double round_to(double x, double step)
+/* X rounded as printf's FMT writes it, so that the CSV text and the value
+ * the target was computed from are the same number: DIGITS after the
+ * point, or SIGNIFICANT digits. */
+static double rounded(double x, int digits, int significant)
 {
-    return floor(x / step + 0.5) * step;
-}
-
-static double sig3(double x) /* three significant digits */
-{
-    double e = pow(10, floor(log10(x)) - 2);
-    return round_to(x, e);
+    char buf[64];
+    if (significant)
+        snprintf(buf, sizeof buf, "%.*g", digits, x);
+    else
+        snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return strtod(buf, NULL);
 }
 
 static const struct pred_feature GFLOPS_FEAT[] = {
@@ -143,18 +147,18 @@ static double draw_gflops(gsl_rng *r, double *x)
     static const int contexts[] = {128, 256, 512, 1024, 2048};
     int a = uniform_int(r, 0, NARCH - 1);
     struct pred_gflops_job j = {.model_type = ARCHS[a]};
-    j.params_m = round_to(log_uniform(r, lo_p[a], hi_p[a]), 0.01);
+    j.params_m = rounded(log_uniform(r, lo_p[a], hi_p[a]), 2, 0);
     j.batch_size = 1 << uniform_int(r, 3, 9);
     j.input_dim = a == ARCH_CNN ? images[uniform_int(r, 0, 5)]
                 : a == ARCH_TRANSFORMER ? contexts[uniform_int(r, 0, 4)]
                 : a == ARCH_MLP ? (int)log_uniform(r, 32, 4096)
                                 : uniform_int(r, 16, 512);
     j.num_layers = uniform_int(r, lo_layers[a], hi_layers[a]);
-    j.iterations = (int)round_to(log_uniform(r, 100, 10000), 1);
+    j.iterations = (int)rounded(log_uniform(r, 100, 10000), 0, 0);
     int prec = uniform_int(r, 0, 2), opt = uniform_int(r, 0, 2);
     j.precision = PRECISIONS[prec];
     j.optimizer = OPTIMIZERS[opt];
-    j.learning_rate = sig3(log_uniform(r, 1e-5, 1e-1));
+    j.learning_rate = rounded(log_uniform(r, 1e-5, 1e-1), 3, 1);
     double v[] = {a, j.params_m, j.batch_size, j.input_dim, j.num_layers,
                   j.iterations, prec, opt, j.learning_rate};
     memcpy(x, v, sizeof v);
@@ -175,7 +179,7 @@ static double draw_memory(gsl_rng *r, double *x)
                 : a == ARCH_MLP ? (int)log_uniform(r, 16, 4096)
                                 : uniform_int(r, 16, 512);
     j.num_layers = uniform_int(r, lo_layers[a], hi_layers[a]);
-    double ppl = round_to(log_uniform(r, lo_ppl[a], hi_ppl[a]), 1);
+    double ppl = rounded(log_uniform(r, lo_ppl[a], hi_ppl[a]), 0, 0);
     j.num_params = ppl * j.num_layers;
     int prec = uniform_int(r, 0, 2);
     j.precision = PRECISIONS[prec];

@@ -111,15 +111,15 @@ static long split_record(char **pp, char ***cells, size_t *cap, long *lines)
         }
         while (*p && *p != ',' && *p != '\n' && *p != '\r')
             *w++ = *p++;
-        char c = *p;
+        char c = *p; /* *w = '\0' may overwrite it when w == p */
         *w = '\0';
         if (c == ',') {
             p++;
             continue;
         }
-        if (c == '\r')
+        if (c == '\r' && p[1] == '\n')
             p++;
-        if (*p == '\n') {
+        if (c == '\r' || c == '\n') {
             p++;
             (*lines)++;
         }
