@@ -25,6 +25,10 @@ int cli_policies(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 /* `hetsim compare`: one run per policy, then a comparison (compare.c). */
 int cli_compare(int argc, char **argv);
+/* `hetsim dataset synth|gavel` (dataset_cmd.c) and `hetsim predictor
+ * train|eval|predict|compare` (predictor_cmd.c). */
+int cli_dataset(int argc, char **argv);
+int cli_predictor(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

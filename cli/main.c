@@ -18,6 +18,8 @@ static const struct command commands[] = {
     {"policies", cli_policies, "list the scheduling policies"},
     {"trace", cli_trace, "read, convert, summarise and generate traces"},
     {"compare", cli_compare, "run several policies on a trace; compare"},
+    {"dataset", cli_dataset, "write the predictor's datasets (synthetic, Gavel)"},
+    {"predictor", cli_predictor, "train, evaluate and compare resource predictors"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,5 +1,6 @@
 /* trace_cmd.h -- what the files of `hetsim trace` (trace_cmd.c,
- * trace_stats.c, trace_generate.c) share; nothing else includes it. */
+ * trace_stats.c, trace_generate.c) share; dataset_cmd.c borrows its -o
+ * OUT helpers (cli_trace_out_*). */
 #ifndef HETSIM_TRACE_CMD_H
 #define HETSIM_TRACE_CMD_H
 

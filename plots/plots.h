@@ -130,6 +130,21 @@ int plot_bars(const struct plot_chart *chart, const char *const *categories,
               size_t n_categories, const struct plot_series *series,
               size_t n_series);
 
+/* One cloud of N points (x[i], y[i]), all finite; name as in
+ * plot_series. */
+struct plot_points {
+    const char *name;
+    const double *x, *y;
+    size_t n;
+};
+
+/* Draws each cloud as points (datablock $ptsK, rows "x y"), plus the line
+ * y = x when DIAGONAL is set (predicted against actual). Both log flags
+ * are allowed (values must then be > 0); max_points is ignored. Returns
+ * as plot_cdf. */
+int plot_scatter(const struct plot_chart *chart, const struct plot_points *s,
+                 size_t n_series, int diagonal);
+
 /* Whether the gnuplot command can be found now: 0, or PLOT_ENOGNUPLOT. */
 int plot_gnuplot_available(void);
 

@@ -97,6 +97,19 @@ const char *trace_throughputs_worker(const struct trace_throughputs *m,
                                  : NULL;
 }
 
+const char *trace_throughputs_job_type(const struct trace_throughputs *m,
+                                       size_t i)
+{
+    return m && i < m->types.n ? trace_strpool_get(m->pool, m->types.str[i])
+                               : NULL;
+}
+
+int32_t trace_throughputs_gpu_count(const struct trace_throughputs *m,
+                                    size_t i)
+{
+    return m && i < m->nsf ? m->sfs[i] : 0;
+}
+
 /* The measured value at n GPUs, if any. */
 static int measured(const struct trace_throughputs *m, size_t w, int spread,
                     size_t type, int32_t n, double *out)

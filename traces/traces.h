@@ -187,6 +187,12 @@ void trace_throughputs_destroy(struct trace_throughputs *m);
  * i from 0; NULL past the last. */
 const char *trace_throughputs_worker(const struct trace_throughputs *m,
                                      size_t i);
+/* Job types in the file, in file order, i from 0; NULL past the last. */
+const char *trace_throughputs_job_type(const struct trace_throughputs *m,
+                                       size_t i);
+/* GPU counts found in the file, ascending, i from 0; 0 past the last. */
+int32_t trace_throughputs_gpu_count(const struct trace_throughputs *m,
+                                    size_t i);
 
 /* Steps per second (0..1e9; 0: cannot run there) of JOB_TYPE on N GPUs of
  * WORKER (any case), consolidated or spread (the *_unconsolidated entries).

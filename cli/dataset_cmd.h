@@ -1,0 +1,44 @@
+/* dataset_cmd.h -- what the files of `hetsim dataset` and `hetsim
+ * predictor` (dataset_cmd.c, dataset_gavel.c, predictor_*.c) share. */
+#ifndef HETSIM_DATASET_CMD_H
+#define HETSIM_DATASET_CMD_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "tabular.h"
+
+/* ---- Gavel dataset (dataset_gavel.c) ---------------------------------- */
+
+struct gavel_model {
+    const char *family, *domain;
+    double params_m; /* millions of trainable parameters */
+    int layers;      /* weight layers */
+};
+
+struct gavel_gpu {
+    const char *name;
+    double memory_gb, tflops, bandwidth_gbs; /* FP32 peak TFLOP/s, GB/s */
+};
+
+/* The facts of a job type's family ("ResNet-18 (batch size 16)" is
+ * ResNet-18) and of a GPU type; NULL when hetsim has none. */
+const struct gavel_model *gavel_model_of(const char *job_type);
+const struct gavel_gpu *gavel_gpu_of(const char *worker);
+int gavel_batch_size(const char *job_type);
+
+/* Writes the dataset of M (read from PATH) to F: one row per measured
+ * (job type, GPU type, GPU count), consolidated placement. Returns an exit
+ * code, having printed why when it is not CLI_OK. */
+int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
+                     const char *path, size_t *nrows, size_t *nflagged);
+
+/* ---- Shared by the predictor commands (predictor_cmd.c) -------------- */
+
+/* Prints E as `hetsim: error: FILE:LINE: text`; returns CLI_BAD_INPUT. */
+int cli_pred_error(const struct pred_error *e);
+
+/* Parses a whole unsigned number; 0, or -1. */
+int cli_parse_ulong(const char *s, unsigned long *out);
+
+#endif

@@ -1,0 +1,367 @@
+/* predictor_cmd.c -- `hetsim predictor train|eval|predict|compare`:
+ * resource predictors trained on a CSV dataset, saved to model files,
+ * evaluated and compared (README, "Resource predictor"). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predictor_cmd.h"
+#include "trace_cmd.h"
+
+#define MODELS_HELP "tbigru, transformer, bigru, xgboost, rf, tree, linear"
+
+static void usage(const char *sub)
+{
+    printf("Usage: hetsim predictor %s [OPTIONS]\n", sub);
+    if (strcmp(sub, "train") == 0)
+        printf("Trains one model on a CSV dataset and writes a model file."
+               "\n  --data F --target COL --model NAME -o MODEL\n");
+    else if (strcmp(sub, "eval") == 0)
+        printf("Prints the metrics (MSE, RMSE, MAE, MAPE %%, R2) of a "
+               "trained model on a CSV\ndataset with the target column.\n"
+               "  --model MODEL --data F [--target COL]\n");
+    else if (strcmp(sub, "predict") == 0)
+        printf("Writes the rows of a CSV dataset with one more column, "
+               "`predicted`.\n  --model MODEL --data F -o OUT.csv\n");
+    else
+        printf("Trains every model on the same seeded 70/30 splits "
+               "(hyper-parameters of the\nbaselines chosen on 20%% of the "
+               "training split, never on the test rows) and\nwrites "
+               "DIR/compare.csv, the table on stdout, and charts.\n"
+               "  --data F --target COL --models LIST --repeats K "
+               "--out DIR\n");
+    printf(
+        "\nOptions:\n"
+        "  -d, --data F          CSV dataset with a header row\n"
+        "  -t, --target COL      the column to predict\n"
+        "      --categorical L   comma list of columns read as categories "
+        "(columns with\n"
+        "                        any non-numeric cell are categorical "
+        "anyway)\n"
+        "      --drop L          comma list of columns to ignore\n"
+        "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
+        "                        eval, predict: the model file\n"
+        "      --models LIST     compare: comma list of models (default "
+        "all)\n"
+        "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
+        "seed002 (Wang)\n"
+        "      --order O         gru-first or attention-first\n"
+        "      --epochs N        networks' epochs (default 200, Hu's "
+        "Table 2)\n"
+        "      --log-target      fit log(target); metrics stay in "
+        "original units\n"
+        "      --seed S          seed of splits and models (default 1)\n"
+        "  -k, --repeats K       compare: seeded splits (default 5)\n"
+        "      --leave-out COL   compare: hold out each value of COL in "
+        "turn instead\n"
+        "                        (e.g. model_family; also writes "
+        "loo.csv)\n"
+        "      --max-depth N, --eta X, --rounds N, --trees N, --lambda X\n"
+        "                        train: baseline hyper-parameters\n"
+        "  -o, --out PATH        train: model file; predict: CSV; "
+        "compare: folder\n"
+        "      --no-plots        compare: no charts\n"
+        "  -q, --quiet           no progress\n"
+        "  -h, --help            show this help\n\n"
+        "Examples:\n"
+        "  hetsim dataset synth --schema memory -o mem.csv\n"
+        "  hetsim predictor train --data mem.csv --target memory_mb "
+        "--model xgboost -o mem.model\n"
+        "  hetsim predictor eval --model mem.model --data mem.csv\n"
+        "  hetsim predictor compare --data mem.csv --target memory_mb "
+        "--repeats 5 --out cmp\n\n"
+        "Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input "
+        "(dataset, model file).\n");
+}
+
+static int number_opt(const char *sub, const char *name, const char *s,
+                      double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi)) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
+        return cli_usage_error(cmd, "%s: expected a number from %g to %g",
+                               name, lo, hi);
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_option(struct pcli_args *a, const char *sub, int opt,
+                        char **argv)
+{
+    double v = 0;
+    int rc = 0;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
+    switch (opt) {
+    case 'd': a->data = optarg; break;
+    case 't': a->target = optarg; break;
+    case 'C': a->categorical = optarg; break;
+    case 'D': a->drop = optarg; break;
+    case 'm': a->model = optarg; break;
+    case 'M': a->models = optarg; break;
+    case 'A': a->arch = optarg; break;
+    case 'o': a->out = optarg; break;
+    case 'L': a->leave_out = optarg; break;
+    case 'l': a->fit.log_target = 1; break;
+    case 'q': a->quiet = 1; break;
+    case 'P': a->plots = 0; break;
+    case 'O':
+        if (pred_order_parse(&a->fit.order, optarg) < 0)
+            return cli_usage_error(cmd, "--order: expected gru-first or "
+                                   "attention-first");
+        a->fit.order_set = 1;
+        break;
+    case 'S':
+        if (cli_parse_ulong(optarg, &a->fit.seed))
+            return cli_usage_error(cmd, "--seed: expected a whole number");
+        break;
+    case 'k':
+        if (cli_parse_ulong(optarg, &a->repeats) || a->repeats < 1 ||
+            a->repeats > 1000)
+            return cli_usage_error(cmd, "--repeats: expected 1 to 1000");
+        break;
+    case 'E':
+        if (!(rc = number_opt(sub, "--epochs", optarg, 1, 100000, &v)))
+            a->fit.epochs = (int)v;
+        break;
+    case 'x':
+        if (!(rc = number_opt(sub, "--max-depth", optarg, 1, 30, &v)))
+            a->params.max_depth = (int)v, a->params_set |= 1;
+        break;
+    case 'e':
+        if (!(rc = number_opt(sub, "--eta", optarg, 1e-6, 1, &v)))
+            a->params.eta = v, a->params_set |= 2;
+        break;
+    case 'r':
+        if (!(rc = number_opt(sub, "--rounds", optarg, 1, PMODEL_MAX_LOSS, &v)))
+            a->params.rounds = (int)v, a->params_set |= 4;
+        break;
+    case 'T':
+        if (!(rc = number_opt(sub, "--trees", optarg, 1, 10000, &v)))
+            a->params.trees = (int)v, a->params_set |= 8;
+        break;
+    case 'y':
+        if (!(rc = number_opt(sub, "--lambda", optarg, 0, 1e12, &v)))
+            a->params.lambda = v, a->params_set |= 16;
+        break;
+    case 'h': usage(sub); return -1;
+    case ':':
+        return cli_usage_error(cmd, "option '%s' needs a value",
+                               argv[optind - 1]);
+    default:
+        return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+    }
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, const char *sub,
+                      struct pcli_args *a)
+{
+    static const struct option long_options[] = {
+        {"data", required_argument, NULL, 'd'},
+        {"target", required_argument, NULL, 't'},
+        {"categorical", required_argument, NULL, 'C'},
+        {"drop", required_argument, NULL, 'D'},
+        {"model", required_argument, NULL, 'm'},
+        {"models", required_argument, NULL, 'M'},
+        {"arch", required_argument, NULL, 'A'},
+        {"order", required_argument, NULL, 'O'},
+        {"epochs", required_argument, NULL, 'E'},
+        {"log-target", no_argument, NULL, 'l'},
+        {"seed", required_argument, NULL, 'S'},
+        {"repeats", required_argument, NULL, 'k'},
+        {"leave-out", required_argument, NULL, 'L'},
+        {"max-depth", required_argument, NULL, 'x'},
+        {"eta", required_argument, NULL, 'e'},
+        {"rounds", required_argument, NULL, 'r'},
+        {"trees", required_argument, NULL, 'T'},
+        {"lambda", required_argument, NULL, 'y'},
+        {"out", required_argument, NULL, 'o'},
+        {"no-plots", no_argument, NULL, 'P'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(a, 0, sizeof *a);
+    a->arch = "seed000";
+    a->repeats = 5;
+    a->plots = 1;
+    a->fit.seed = 1;
+    int opt, rc;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":d:t:m:o:k:qh", long_options,
+                              NULL)) != -1)
+        if ((rc = parse_option(a, sub, opt, argv)) != 0)
+            return rc;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!a->data)
+        return cli_usage_error(cmd, "missing --data FILE");
+    int needs_out = strcmp(sub, "eval") != 0;
+    if (needs_out && !a->out)
+        return cli_usage_error(cmd, "missing -o %s", strcmp(sub, "compare")
+                               ? "FILE" : "DIR");
+    if ((!strcmp(sub, "train") || !strcmp(sub, "compare")) && !a->target)
+        return cli_usage_error(cmd, "missing --target COLUMN");
+    if (strcmp(sub, "compare") && !a->model)
+        return cli_usage_error(cmd, "missing --model %s", strcmp(sub, "train")
+                               ? "FILE" : "NAME");
+    return 0;
+}
+
+static int train(const struct pcli_args *a)
+{
+    struct pmodel_spec s;
+    if (pmodel_parse(&s, a->model, a->arch) < 0)
+        return cli_usage_error("hetsim predictor train", "unknown model '%s' "
+                               "(choose from: " MODELS_HELP ")", a->model);
+    if (!s.nn) {
+        pred_base_defaults(s.kind, &s.params);
+        const struct pred_base_params *p = &a->params;
+        if (a->params_set & 1) s.params.max_depth = p->max_depth;
+        if (a->params_set & 2) s.params.eta = p->eta;
+        if (a->params_set & 4) s.params.rounds = p->rounds;
+        if (a->params_set & 8) s.params.trees = p->trees;
+        if (a->params_set & 16) s.params.lambda = p->lambda;
+        s.params_set = 1;
+    }
+    struct pred_table_opts o = {a->target, a->categorical, a->drop, NULL,
+                                NULL};
+    struct pred_table *t;
+    struct pred_error e;
+    if (pred_table_read(a->data, &o, &t, &e) < 0)
+        return cli_pred_error(&e);
+    struct pmodel m;
+    char err[512];
+    double t0 = cli_clock();
+    int rc = pmodel_fit(&m, &s, &a->fit, &t->schema, t->x, t->y, t->n, err,
+                        sizeof err);
+    double fit_s = cli_clock() - t0;
+    if (rc == 0)
+        rc = pmodel_save(&m, a->target, a->out, err, sizeof err);
+    if (rc < 0) {
+        cli_error("%s", err);
+        rc = CLI_FAILURE;
+    } else if (!a->quiet) {
+        printf("hetsim predictor train: %s on %zu rows of %s (%d features) "
+               "in %.2f s; model in %s\n", s.name, t->n, a->data, t->nfeat,
+               fit_s, a->out);
+    }
+    pmodel_free(&m);
+    pred_table_destroy(t);
+    return rc;
+}
+
+/* Loads the model of A and the rows of A->data with its schema. */
+static int load_for_use(const struct pcli_args *a, int need_target,
+                        struct pmodel *m, struct pred_table **t)
+{
+    char err[512], *target = NULL;
+    *t = NULL;
+    if (pmodel_load(m, a->model, &target, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        return CLI_BAD_INPUT;
+    }
+    const char *col = a->target ? a->target
+                    : target && *target ? target : NULL;
+    if (need_target && !col) {
+        free(target);
+        return cli_usage_error("hetsim predictor eval", "the model file "
+                               "names no target: give --target COLUMN");
+    }
+    struct pred_table_opts o = {need_target ? col : NULL, NULL, NULL, NULL,
+                                pmodel_schema(m)};
+    struct pred_error e;
+    int rc = pred_table_read(a->data, &o, t, &e) < 0 ? cli_pred_error(&e)
+                                                     : CLI_OK;
+    free(target);
+    return rc;
+}
+
+static int eval_or_predict(const struct pcli_args *a, int eval)
+{
+    struct pmodel m;
+    struct pred_table *t;
+    int rc = load_for_use(a, eval, &m, &t);
+    double *yhat = t ? malloc(t->n * sizeof *yhat) : NULL;
+    char err[512];
+    if (rc == CLI_OK && !yhat) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+    }
+    if (rc == CLI_OK &&
+        pmodel_predict(&m, t->x, t->n, yhat, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        rc = CLI_FAILURE;
+    }
+    if (rc == CLI_OK && eval) {
+        struct pred_metrics mt;
+        pred_metrics_compute(t->y, yhat, t->n, &mt);
+        printf("rows %zu\nmse %.6g\nrmse %.6g\nmae %.6g\nmape %.4g %%\n"
+               "r2 %.6f\n", mt.n, mt.mse, mt.rmse, mt.mae, mt.mape, mt.r2);
+    } else if (rc == CLI_OK) {
+        struct trace_out o;
+        if ((rc = cli_trace_out_open(&o, a->out)) == CLI_OK) {
+            if (pred_table_write_csv(t, o.f, "predicted", yhat) < 0) {
+                cli_error("%s: cannot write: %s", a->out, strerror(errno));
+                cli_trace_out_abort(&o);
+                rc = CLI_FAILURE;
+            } else {
+                rc = cli_trace_out_commit(&o);
+            }
+        }
+    }
+    free(yhat);
+    pred_table_destroy(t);
+    pmodel_free(&m);
+    return rc;
+}
+
+int cli_predictor(int argc, char **argv)
+{
+    static const char *const subs[] = {"train", "eval", "predict", "compare"};
+    const char *sub = argc > 1 ? argv[1] : NULL;
+    if (!sub)
+        return cli_usage_error("hetsim predictor", "missing command (train, "
+                               "eval, predict or compare)");
+    if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+        printf("Usage: hetsim predictor train|eval|predict|compare "
+               "[OPTIONS]\n"
+               "Resource predictors (the Transformer-BiGRU of Hu and Wang "
+               "et al., and the\nbaselines of their tables) on CSV "
+               "datasets (`hetsim dataset`).\n\n"
+               "  train    fit one model, write a model file\n"
+               "  eval     metrics of a model file on a dataset\n"
+               "  predict  predictions of a model file for a dataset\n"
+               "  compare  every model on the same seeded splits: table "
+               "and charts\n\n"
+               "`hetsim predictor COMMAND --help` lists the options.\n");
+        return CLI_OK;
+    }
+    int k = 0;
+    while (k < 4 && strcmp(sub, subs[k]) != 0)
+        k++;
+    if (k == 4)
+        return cli_usage_error("hetsim predictor", "unknown command '%s' "
+                               "(choose from: train, eval, predict, "
+                               "compare)", sub);
+    struct pcli_args a;
+    int rc = parse_args(argc - 1, argv + 1, sub, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    switch (k) {
+    case 0: return train(&a);
+    case 1: return eval_or_predict(&a, 1);
+    case 2: return eval_or_predict(&a, 0);
+    default: return cli_predictor_compare(&a);
+    }
+}
