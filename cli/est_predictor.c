@@ -11,14 +11,17 @@
  * configurations (Gavel's 2,000 jobs: 26 job types at 1 to 8 GPUs), so
  * nearly every arrival is a hit. The run-time model predicts throughput in
  * steps per second, as in `hetsim dataset gavel`; a job's run time on a
- * type is its steps over that. */
+ * type is its steps over that. Any model file of `hetsim predictor train`
+ * works: the Transformer-BiGRU or a baseline (XGBoost, ...). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "dataset_cmd.h"
 #include "estimators.h"
 #include "predictor.h"
+#include "predictor_cmd.h"
 
 /* Where the value of one model feature comes from. */
 enum feat_src {
@@ -49,7 +52,7 @@ static const struct {
 #define NFEATURE_NAMES (sizeof feature_names / sizeof feature_names[0])
 
 struct est_model {
-    struct pred_model *m;
+    struct pmodel m;
     const struct pred_schema *schema;
     int nfeat;
     enum feat_src src[PRED_MAX_FEATURES];
@@ -62,10 +65,12 @@ struct est_model *est_model_load(const char *path, char *why, size_t cap)
         snprintf(why, cap, "out of memory");
         return NULL;
     }
-    em->m = pred_load(path, why, cap);
-    if (!em->m)
+    char *target = NULL;
+    int rc = pmodel_load(&em->m, path, &target, why, cap);
+    free(target);
+    if (rc)
         goto fail;
-    em->schema = pred_model_schema(em->m);
+    em->schema = pmodel_schema(&em->m);
     em->nfeat = em->schema->nfeat;
     for (int i = 0; i < em->nfeat; i++) {
         const struct pred_feature *f = &em->schema->feat[i];
@@ -97,62 +102,97 @@ void est_model_destroy(struct est_model *m)
 {
     if (!m)
         return;
-    pred_destroy(m->m);
+    pmodel_free(&m->m);
     free(m);
 }
 
-/* The text value of SRC for a job (facts F, type JT) on GPU type G. */
-static const char *text_of(enum feat_src src, const struct trace_model_facts *f,
-                           const char *jt, const char *gpu, char *buf,
-                           size_t cap)
+/* What a row says of one job type on one GPU type. The figures that
+ * `hetsim dataset gavel` writes come from the same tables it uses
+ * (dataset_gavel.c), so that a model sees in the loop what it was trained
+ * on; architecture and input size, which that dataset lacks, come from
+ * traces/model_facts.c; GPU facts of a type the dataset does not know
+ * come from the cluster. */
+struct job_feats {
+    const char *job_type, *family, *task, *arch;
+    double params_m, layers, batch, input_dim;
+};
+
+struct gpu_feats {
+    char name[32]; /* lower case, as Gavel's workers */
+    double memory_gb, tflops, bandwidth_gbs;
+};
+
+static int job_feats_of(const char *jt, struct job_feats *out)
+{
+    struct trace_model_facts f;
+    if (trace_model_facts(jt, &f) != 0)
+        return -1;
+    *out = (struct job_feats){jt, f.family, f.task, f.arch, f.params_m,
+                              f.layers, f.batch_size, f.input_dim};
+    const struct gavel_model *g = gavel_model_of(jt);
+    if (g) {
+        out->family = g->family;
+        out->task = g->domain;
+        out->params_m = g->params_m;
+        out->layers = g->layers;
+        out->batch = gavel_batch_size(jt);
+    }
+    return 0;
+}
+
+static void gpu_feats_of(const struct gpu_type *t, struct gpu_feats *out)
+{
+    size_t i = 0;
+    for (; t->name[i] && i + 1 < sizeof out->name; i++)
+        out->name[i] = (char)tolower((unsigned char)t->name[i]);
+    out->name[i] = '\0';
+    const struct gavel_gpu *g = gavel_gpu_of(out->name);
+    out->memory_gb = g ? g->memory_gb : t->memory_mb / 1024;
+    out->tflops = g ? g->tflops : t->tflops_fp32;
+    out->bandwidth_gbs = g ? g->bandwidth_gbs : t->mem_bw_gbs;
+}
+
+static const char *text_of(enum feat_src src, const struct job_feats *j,
+                           const struct gpu_feats *g)
 {
     switch (src) {
-    case F_JOB_TYPE: return jt;
-    case F_FAMILY: return f->family;
-    case F_TASK: return f->task;
-    case F_ARCH: return f->arch;
+    case F_JOB_TYPE: return j->job_type;
+    case F_FAMILY: return j->family;
+    case F_TASK: return j->task;
+    case F_ARCH: return j->arch;
     case F_PRECISION: return "fp32"; /* Gavel's workloads train in fp32 */
-    default: { /* F_GPU_TYPE: Gavel's worker names are lower case */
-        size_t i = 0;
-        for (; gpu[i] && i + 1 < cap; i++)
-            buf[i] = (char)tolower((unsigned char)gpu[i]);
-        buf[i] = '\0';
-        return buf;
-    }
+    default: return g->name;         /* F_GPU_TYPE */
     }
 }
 
-static double number_of(enum feat_src src, const struct trace_model_facts *f,
-                        int32_t num_gpus, const struct gpu_type *g)
+static double number_of(enum feat_src src, const struct job_feats *j,
+                        int32_t num_gpus, const struct gpu_feats *g)
 {
     switch (src) {
-    case F_BATCH: return f->batch_size;
-    case F_PARAMS_M: return f->params_m;
-    case F_NUM_PARAMS: return f->params_m * 1e6;
-    case F_LAYERS: return f->layers;
-    case F_PARAMS_PER_LAYER: return f->params_m * 1e6 / f->layers;
-    case F_INPUT_DIM: return f->input_dim;
+    case F_BATCH: return j->batch;
+    case F_PARAMS_M: return j->params_m;
+    case F_NUM_PARAMS: return j->params_m * 1e6;
+    case F_LAYERS: return j->layers;
+    case F_PARAMS_PER_LAYER: return j->params_m * 1e6 / j->layers;
+    case F_INPUT_DIM: return j->input_dim;
     case F_GPU_COUNT: return num_gpus;
-    case F_GPU_MEMORY_GB: return g->memory_mb / 1024;
-    case F_GPU_TFLOPS: return g->tflops_fp32;
-    case F_GPU_BW: return g->mem_bw_gbs;
+    case F_GPU_MEMORY_GB: return g->memory_gb;
+    case F_GPU_TFLOPS: return g->tflops;
+    case F_GPU_BW: return g->bandwidth_gbs;
     default: return 1; /* F_RUNNABLE: asked about a type it runs on */
     }
 }
 
-/* The row of model EM for a job of type JT on NUM_GPUS GPUs of type G. */
+/* The row of model EM for job type J on NUM_GPUS GPUs of type G. */
 static void fill_row(const struct est_model *em, double *row,
-                     const struct trace_model_facts *f, const char *jt,
-                     int32_t num_gpus, const struct gpu_type *g)
+                     const struct job_feats *j, int32_t num_gpus,
+                     const struct gpu_feats *g)
 {
-    char buf[64];
     for (int i = 0; i < em->nfeat; i++) {
         enum feat_src src = em->src[i];
         row[i] = src < F_FIRST_NUMBER
-                     ? pred_schema_level(em->schema, i,
-                                         text_of(src, f, jt, g->name, buf,
-                                                 sizeof buf))
-                     : number_of(src, f, num_gpus, g);
+                     ? pred_schema_level(em->schema, i, text_of(src, j, g))
+                     : number_of(src, j, num_gpus, g);
     }
 }
 
@@ -162,14 +202,17 @@ static void fill_row(const struct est_model *em, double *row,
 static int ask_models(struct cli_estimator *e, const char *jt,
                       int32_t num_gpus, struct sim_estimate *v)
 {
-    struct trace_model_facts f;
+    struct job_feats f;
+    struct gpu_feats g[SIM_MAX_GPU_TYPES];
     int32_t nt = e->cluster->ntypes;
     double rows[SIM_MAX_GPU_TYPES * 64], out[SIM_MAX_GPU_TYPES];
     double *x = rows;
     char why[256];
     memset(v, 0, sizeof *v);
-    if (trace_model_facts(jt, &f) != 0)
+    if (job_feats_of(jt, &f) != 0)
         return SIM_EINVAL; /* checked before the run */
+    for (int32_t t = 0; t < nt; t++)
+        gpu_feats_of(&e->cluster->types[t], &g[t]);
     if (e->runtime) {
         size_t need = (size_t)nt * (size_t)e->runtime->nfeat;
         if (need > sizeof rows / sizeof rows[0] &&
@@ -177,8 +220,8 @@ static int ask_models(struct cli_estimator *e, const char *jt,
             return SIM_ENOMEM;
         for (int32_t t = 0; t < nt; t++)
             fill_row(e->runtime, x + (size_t)t * (size_t)e->runtime->nfeat,
-                     &f, jt, num_gpus, &e->cluster->types[t]);
-        int rc = pred_predict(e->runtime->m, x, (size_t)nt, out, why,
+                     &f, num_gpus, &g[t]);
+        int rc = pmodel_predict(&e->runtime->m, x, (size_t)nt, out, why,
                               sizeof why);
         if (x != rows)
             free(x);
@@ -195,8 +238,8 @@ static int ask_models(struct cli_estimator *e, const char *jt,
                           : malloc((size_t)e->memory->nfeat * sizeof *row);
         if (!row)
             return SIM_ENOMEM;
-        fill_row(e->memory, row, &f, jt, num_gpus, &e->cluster->types[0]);
-        int rc = pred_predict(e->memory->m, row, 1, out, why, sizeof why);
+        fill_row(e->memory, row, &f, num_gpus, &g[0]);
+        int rc = pmodel_predict(&e->memory->m, row, 1, out, why, sizeof why);
         if (row != rows)
             free(row);
         if (rc)
