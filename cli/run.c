@@ -42,6 +42,8 @@ static void run_usage(void)
         "                        (truth x lognormal(0, SIGMA), seeded)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
+        "      --round-s S       round length of the gavel-* policies "
+        "(--policy-opt round_s=S)\n"
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
@@ -172,7 +174,8 @@ int64_t cli_allowed_types(const struct cluster *c, const char *types,
     }
 }
 
-/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead */
+/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
+ * --round-s */
 static int policy_option(int opt, const char *arg, struct run_config *cfg)
 {
     const char *cmd = "hetsim run";
@@ -209,6 +212,11 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         return 0;
     case 'E':
         return cli_parse_estimates(cmd, arg, cfg);
+    case 'W': { /* a shorthand for --policy-opt round_s=S */
+        char opt_text[256];
+        snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
+        return policy_option('O', opt_text, cfg);
+    }
     default: {
         char *end;
         double v = strtod(arg, &end);
@@ -265,6 +273,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"backfill", required_argument, NULL, 'F'},
         {"estimates", required_argument, NULL, 'E'},
         {"restart-overhead", required_argument, NULL, 'R'},
+        {"round-s", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -293,6 +302,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'F':
         case 'E':
         case 'R':
+        case 'W':
             if (policy_option(opt, optarg, cfg) != 0)
                 return CLI_USAGE;
             break;
