@@ -62,6 +62,8 @@ static void run_usage(void)
         "that GPU time,\n"
         "                        and waits again without that type (README, "
         "\"Memory\")\n"
+        "      --round-s S       round length of the gavel-* policies "
+        "(--policy-opt round_s=S)\n"
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
@@ -192,7 +194,8 @@ int64_t cli_allowed_types(const struct cluster *c, const char *types,
     }
 }
 
-/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead */
+/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
+ * --round-s */
 static int policy_option(int opt, const char *arg, struct run_config *cfg)
 {
     const char *cmd = "hetsim run";
@@ -224,6 +227,11 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         return 0;
     case 'E':
         return cli_parse_estimates(cmd, arg, cfg);
+    case 'W': { /* a shorthand for --policy-opt round_s=S */
+        char opt_text[256];
+        snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
+        return policy_option('O', opt_text, cfg);
+    }
     default: {
         char *end;
         const char *name = opt == 'R' ? "--restart-overhead" : "--oom-detect-s";
@@ -347,6 +355,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"estimates", required_argument, NULL, 'E'},
         {"restart-overhead", required_argument, NULL, 'R'},
         {"oom-detect-s", required_argument, NULL, 'M'},
+        {"round-s", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -377,6 +386,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'E':
         case 'R':
         case 'M':
+        case 'W':
             if (policy_option(opt, optarg, cfg) != 0)
                 return CLI_USAGE;
             break;
