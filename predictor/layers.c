@@ -1,0 +1,259 @@
+/* layers.c -- the matrix product (CBLAS and a naive reference) and the
+ * simple layers: linear, layer norm, ReLU, dropout, token embedding and
+ * pooling. Every backward adds into its gradients. */
+#include <math.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <gsl/gsl_rng.h>
+
+#include "nn_internal.h"
+
+int pred_naive_kernels = 0;
+
+void pred_gemm_naive(int trans_a, int trans_b, int m, int n, int k,
+                     pfloat alpha, const pfloat *a, int lda, const pfloat *b,
+                     int ldb, pfloat beta, pfloat *c, int ldc)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int l = 0; l < k; l++) {
+                pfloat av = trans_a ? a[l * lda + i] : a[i * lda + l];
+                pfloat bv = trans_b ? b[j * ldb + l] : b[l * ldb + j];
+                s += (double)av * (double)bv;
+            }
+            pfloat *cij = &c[i * ldc + j];
+            /* beta 0 ignores C, as BLAS does (C may hold garbage). */
+            *cij = (pfloat)(alpha * s + (beta == 0 ? 0 : beta * *cij));
+        }
+    }
+}
+
+void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
+               const pfloat *a, int lda, const pfloat *b, int ldb,
+               pfloat beta, pfloat *c, int ldc)
+{
+    if (m == 0 || n == 0)
+        return;
+    if (pred_naive_kernels) {
+        pred_gemm_naive(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
+                        beta, c, ldc);
+        return;
+    }
+    enum CBLAS_TRANSPOSE ta = trans_a ? CblasTrans : CblasNoTrans;
+    enum CBLAS_TRANSPOSE tb = trans_b ? CblasTrans : CblasNoTrans;
+#ifdef PRED_F64
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
+                c, ldc);
+#else
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
+                c, ldc);
+#endif
+}
+
+void pred_linear_forward(pfloat *out, const pfloat *inp, const pfloat *w,
+                         const pfloat *b, int n, int ic, int oc)
+{
+    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, 0, out, oc);
+    if (b)
+        for (int i = 0; i < n; i++)
+            for (int o = 0; o < oc; o++)
+                out[i * oc + o] += b[o];
+}
+
+void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
+                          const pfloat *dout, const pfloat *inp,
+                          const pfloat *w, int n, int ic, int oc)
+{
+    if (dinp) /* dinp (N, IC) += dout (N, OC) w (OC, IC) */
+        pred_gemm(0, 0, n, ic, oc, 1, dout, oc, w, ic, 1, dinp, ic);
+    /* dw (OC, IC) += dout^T inp */
+    pred_gemm(1, 0, oc, ic, n, 1, dout, oc, inp, ic, 1, dw, ic);
+    if (db)
+        for (int i = 0; i < n; i++)
+            for (int o = 0; o < oc; o++)
+                db[o] += dout[i * oc + o];
+}
+
+void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
+                            const pfloat *inp, const pfloat *g,
+                            const pfloat *b, int n, int c)
+{
+    for (int i = 0; i < n; i++) {
+        const pfloat *x = inp + (size_t)i * (size_t)c;
+        double mu = 0, var = 0;
+        for (int j = 0; j < c; j++)
+            mu += x[j];
+        mu /= c;
+        for (int j = 0; j < c; j++)
+            var += (x[j] - mu) * (x[j] - mu);
+        var /= c;
+        double rs = 1.0 / sqrt(var + 1e-5);
+        for (int j = 0; j < c; j++)
+            out[(size_t)i * (size_t)c + (size_t)j] =
+                (pfloat)((x[j] - mu) * rs * g[j] + b[j]);
+        mean[i] = (pfloat)mu;
+        rstd[i] = (pfloat)rs;
+    }
+}
+
+void pred_layernorm_backward(pfloat *dinp, pfloat *dg, pfloat *db,
+                             const pfloat *dout, const pfloat *inp,
+                             const pfloat *g, const pfloat *mean,
+                             const pfloat *rstd, int n, int c)
+{
+    for (int i = 0; i < n; i++) {
+        size_t o = (size_t)i * (size_t)c;
+        /* dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) */
+        double m_dn = 0, m_dnx = 0;
+        for (int j = 0; j < c; j++) {
+            double xh = (inp[o + (size_t)j] - mean[i]) * rstd[i];
+            double dn = (double)g[j] * dout[o + (size_t)j];
+            m_dn += dn;
+            m_dnx += dn * xh;
+        }
+        m_dn /= c;
+        m_dnx /= c;
+        for (int j = 0; j < c; j++) {
+            double xh = (inp[o + (size_t)j] - mean[i]) * rstd[i];
+            double dn = (double)g[j] * dout[o + (size_t)j];
+            db[j] += dout[o + (size_t)j];
+            dg[j] += (pfloat)(xh * dout[o + (size_t)j]);
+            dinp[o + (size_t)j] += (pfloat)(rstd[i] * (dn - m_dn - xh * m_dnx));
+        }
+    }
+}
+
+void pred_relu_forward(pfloat *out, const pfloat *inp, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = inp[i] > 0 ? inp[i] : 0;
+}
+
+void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
+                        size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (out[i] > 0)
+            dinp[i] += dout[i];
+}
+
+void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
+                          size_t n, double p, gsl_rng *rng)
+{
+    pfloat keep = (pfloat)(1.0 / (1.0 - p));
+    for (size_t i = 0; i < n; i++) {
+        mask[i] = (p > 0 && rng && gsl_rng_uniform(rng) < p) ? 0
+                  : (p > 0 && rng)                           ? keep
+                                                             : 1;
+        out[i] = inp[i] * mask[i];
+    }
+}
+
+void pred_dropout_backward(pfloat *dinp, const pfloat *dout,
+                           const pfloat *mask, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dinp[i] += dout[i] * mask[i];
+}
+
+/* The level code of value V, or -1 when outside [0, NLEV). */
+static int level_code(pfloat v, int nlev)
+{
+    if (!(v >= 0) || v >= (pfloat)nlev)
+        return -1;
+    return (int)v;
+}
+
+void pred_embed_forward(pfloat *out, const pfloat *x, const int *kind,
+                        const int *nlevels, const pfloat *w, const pfloat *b,
+                        const pfloat *emb, const pfloat *pos, int bsz, int t,
+                        int c)
+{
+    for (int r = 0; r < bsz; r++) {
+        for (int i = 0; i < t; i++) {
+            pfloat *o = out + ((size_t)r * (size_t)t + (size_t)i) * (size_t)c;
+            pfloat v = x[r * t + i];
+            const pfloat *p = pos + (size_t)i * (size_t)c;
+            if (kind[i] >= 0) {
+                const pfloat *wi = w + (size_t)kind[i] * (size_t)c;
+                const pfloat *bi = b + (size_t)kind[i] * (size_t)c;
+                for (int j = 0; j < c; j++)
+                    o[j] = v * wi[j] + bi[j] + p[j];
+                continue;
+            }
+            int code = level_code(v, nlevels[i]);
+            const pfloat *e =
+                code < 0 ? NULL
+                         : emb + (size_t)(-1 - kind[i] + code) * (size_t)c;
+            for (int j = 0; j < c; j++)
+                o[j] = (e ? e[j] : 0) + p[j];
+        }
+    }
+}
+
+void pred_embed_backward(pfloat *dw, pfloat *db, pfloat *demb, pfloat *dpos,
+                         const pfloat *dout, const pfloat *x, const int *kind,
+                         const int *nlevels, int bsz, int t, int c)
+{
+    for (int r = 0; r < bsz; r++) {
+        for (int i = 0; i < t; i++) {
+            const pfloat *d =
+                dout + ((size_t)r * (size_t)t + (size_t)i) * (size_t)c;
+            pfloat v = x[r * t + i];
+            pfloat *dp = dpos + (size_t)i * (size_t)c;
+            pfloat *target = NULL, *tb = NULL;
+            if (kind[i] >= 0) {
+                target = dw + (size_t)kind[i] * (size_t)c;
+                tb = db + (size_t)kind[i] * (size_t)c;
+            } else {
+                int code = level_code(v, nlevels[i]);
+                if (code >= 0)
+                    tb = demb + (size_t)(-1 - kind[i] + code) * (size_t)c;
+            }
+            for (int j = 0; j < c; j++) {
+                dp[j] += d[j];
+                if (target)
+                    target[j] += d[j] * v;
+                if (tb)
+                    tb[j] += d[j];
+            }
+        }
+    }
+}
+
+void pred_pool_forward(pfloat *out, const pfloat *inp, int bsz, int t, int c,
+                       enum pred_pool pool)
+{
+    for (int r = 0; r < bsz; r++) {
+        pfloat *o = out + (size_t)r * (size_t)c;
+        const pfloat *x = inp + (size_t)r * (size_t)t * (size_t)c;
+        if (pool == PRED_POOL_LAST) {
+            memcpy(o, x + (size_t)(t - 1) * (size_t)c, (size_t)c * sizeof *o);
+            continue;
+        }
+        for (int j = 0; j < c; j++) {
+            double s = 0;
+            for (int i = 0; i < t; i++)
+                s += x[(size_t)i * (size_t)c + (size_t)j];
+            o[j] = (pfloat)(s / t);
+        }
+    }
+}
+
+void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t,
+                        int c, enum pred_pool pool)
+{
+    for (int r = 0; r < bsz; r++) {
+        const pfloat *d = dout + (size_t)r * (size_t)c;
+        pfloat *dx = dinp + (size_t)r * (size_t)t * (size_t)c;
+        for (int i = 0; i < t; i++) {
+            if (pool == PRED_POOL_LAST && i != t - 1)
+                continue;
+            pfloat scale = pool == PRED_POOL_LAST ? 1 : (pfloat)1 / (pfloat)t;
+            for (int j = 0; j < c; j++)
+                dx[(size_t)i * (size_t)c + (size_t)j] += d[j] * scale;
+        }
+    }
+}
