@@ -61,7 +61,13 @@ static void synth_usage(void)
         "  hetsim dataset synth --schema gflops --seed 1 -o gflops.csv\n");
 }
 
-static int synth(int argc, char **argv)
+struct synth_args {
+    const char *schema, *out;
+    unsigned long rows, seed;
+    double noise;
+};
+
+static int parse_synth_args(int argc, char **argv, struct synth_args *a)
 {
     static const struct option long_options[] = {
         {"schema", required_argument, NULL, 's'},
@@ -72,9 +78,7 @@ static int synth(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *schema = NULL, *out = NULL;
-    unsigned long rows = 0, seed = 1;
-    double noise = 0.05;
+    *a = (struct synth_args){.seed = 1, .noise = 0.05};
     char *end;
     int opt;
     optind = 1;
@@ -82,25 +86,26 @@ static int synth(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, ":s:n:o:h", long_options, NULL)) !=
            -1) {
         switch (opt) {
-        case 's': schema = optarg; break;
-        case 'o': out = optarg; break;
+        case 's': a->schema = optarg; break;
+        case 'o': a->out = optarg; break;
         case 'n':
-            if (cli_parse_ulong(optarg, &rows) || rows < 2 || rows > 10000000)
+            if (cli_parse_ulong(optarg, &a->rows) || a->rows < 2 ||
+                a->rows > 10000000)
                 return cli_usage_error(SYNTH_CMD, "--rows: expected a whole "
                                        "number from 2 to 10000000");
             break;
         case 'S':
-            if (cli_parse_ulong(optarg, &seed))
+            if (cli_parse_ulong(optarg, &a->seed))
                 return cli_usage_error(SYNTH_CMD, "--seed: expected a whole "
                                        "number >= 0");
             break;
         case 'N':
-            noise = strtod(optarg, &end);
-            if (*end || !(noise >= 0 && noise <= 2))
+            a->noise = strtod(optarg, &end);
+            if (*end || !(a->noise >= 0 && a->noise <= 2))
                 return cli_usage_error(SYNTH_CMD, "--noise: expected a "
                                        "number from 0 to 2");
             break;
-        case 'h': synth_usage(); return CLI_OK;
+        case 'h': synth_usage(); return -1;
         case ':':
             return cli_usage_error(SYNTH_CMD, "option '%s' needs a value",
                                    argv[optind - 1]);
@@ -112,23 +117,34 @@ static int synth(int argc, char **argv)
     if (optind < argc)
         return cli_usage_error(SYNTH_CMD, "unexpected argument '%s'",
                                argv[optind]);
-    if (!schema || (strcmp(schema, "gflops") && strcmp(schema, "memory")))
+    if (!a->schema ||
+        (strcmp(a->schema, "gflops") && strcmp(a->schema, "memory")))
         return cli_usage_error(SYNTH_CMD, "--schema: expected gflops or "
                                "memory");
-    if (!out)
+    if (!a->out)
         return cli_usage_error(SYNTH_CMD, "missing -o FILE (or - for "
                                "stdout)");
-    int gf = strcmp(schema, "gflops") == 0;
+    return 0;
+}
+
+static int synth(int argc, char **argv)
+{
+    struct synth_args a;
+    int rc = parse_synth_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    const char *out = a.out;
+    int gf = strcmp(a.schema, "gflops") == 0;
     struct pred_table *t = pred_synth(gf ? PRED_SYNTH_GFLOPS
                                          : PRED_SYNTH_MEMORY,
-                                      rows ? rows : gf ? 517 : 452, seed,
-                                      noise);
+                                      a.rows ? a.rows : gf ? 517 : 452,
+                                      a.seed, a.noise);
     if (!t) {
         cli_error("out of memory");
         return CLI_FAILURE;
     }
     struct trace_out o;
-    int rc = cli_trace_out_open(&o, out);
+    rc = cli_trace_out_open(&o, out);
     if (rc == CLI_OK) {
         if (pred_table_write_csv(t, o.f, NULL, NULL) < 0) {
             cli_error("%s: cannot write: %s", out, strerror(errno));

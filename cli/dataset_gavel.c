@@ -16,9 +16,9 @@ static const struct gavel_model GAVEL_MODELS[] = {
     {"ResNet-50", "image_classification", 25.56, 50},
     {"Transformer", "translation", 65.0, 12},
     {"LM", "language_modeling", 13.99, 2},
-    {"Recommendation", "recommendation", 10.7, 6},
+    {"Recommendation", "recommendation", 10.7, 2},
     {"A3C", "reinforcement_learning", 0.68, 4},
-    {"CycleGAN", "image_to_image", 28.29, 29},
+    {"CycleGAN", "image_to_image", 28.29, 24},
 };
 
 /* One GPU of each type (one die of a K80 board), NVIDIA datasheets. */

@@ -316,10 +316,11 @@ static int fill_feature(struct pred_table *t, const struct csv *c, size_t j,
     return 0;
 }
 
-/* Decides the role of every column and fills T. */
-static int build(struct pred_table *t, const struct csv *c,
-                 const struct pred_table_opts *o, const char *path,
-                 struct pred_error *e)
+/* Checks the header against O; the target's and group's columns (or -1)
+ * into *TJ and *GJ. */
+static int check_header(const struct csv *c, const struct pred_table_opts *o,
+                        long *tj, long *gj, const char *path,
+                        struct pred_error *e)
 {
     char nb[256];
     const char *bad = unknown_name(c, o->categorical, nb, sizeof nb);
@@ -330,74 +331,104 @@ static int build(struct pred_table *t, const struct csv *c,
     for (size_t j = 0; j < c->ncols; j++)
         if (find_col(c, c->cell[j]) != (long)j)
             return fail(e, path, 1, "column '%s' appears twice", c->cell[j]);
-    long tj = -1, gj = -1;
-    if (o->target && (tj = find_col(c, o->target)) < 0)
+    *tj = *gj = -1;
+    if (o->target && (*tj = find_col(c, o->target)) < 0)
         return fail(e, path, 1, "no target column '%s'", o->target);
-    if (o->group && (gj = find_col(c, o->group)) < 0)
+    if (o->group && (*gj = find_col(c, o->group)) < 0)
         return fail(e, path, 1, "no group column '%s'", o->group);
-    size_t nf = 0;
-    long *src = malloc((c->ncols + 1) * sizeof *src);
-    if (!src)
-        return fail(e, path, 0, "out of memory");
+    return 0;
+}
+
+/* The CSV columns of the features, in order, into SRC (ncols entries). */
+static int pick_features(const struct csv *c, const struct pred_table_opts *o,
+                         long tj, long *src, size_t *nf, const char *path,
+                         struct pred_error *e)
+{
+    *nf = 0;
     if (o->schema) {
         for (int k = 0; k < o->schema->nfeat; k++) {
             long j = find_col(c, o->schema->feat[k].name);
-            if (j < 0) {
-                free(src);
+            if (j < 0)
                 return fail(e, path, 1, "no column '%s', a feature of the "
                             "model", o->schema->feat[k].name);
-            }
-            src[nf++] = j;
+            src[(*nf)++] = j;
         }
     } else {
         for (size_t j = 0; j < c->ncols; j++)
             if ((long)j != tj && !in_list(o->drop, c->cell[j]))
-                src[nf++] = (long)j;
+                src[(*nf)++] = (long)j;
     }
-    if (nf == 0 || nf > PRED_MAX_FEATURES) {
-        free(src);
-        return fail(e, path, 1, "%zu feature columns (1 to %d allowed)", nf,
+    if (*nf == 0 || *nf > PRED_MAX_FEATURES)
+        return fail(e, path, 1, "%zu feature columns (1 to %d allowed)", *nf,
                     PRED_MAX_FEATURES);
-    }
-    int rc = tab_alloc(t, c->nrec - 1, (int)nf, o->target);
-    for (size_t k = 0; rc == 0 && k < nf; k++) {
-        size_t j = (size_t)src[k];
-        struct pred_feature *f = &t->feat[k];
-        rc = (f->name = strdup(c->cell[j])) ? 0 : -1;
+    return 0;
+}
+
+/* Feature K of T from CSV column J: its name, kind, levels and values. */
+static int make_feature(struct pred_table *t, const struct csv *c,
+                        const struct pred_table_opts *o, size_t k, size_t j,
+                        const char *path, struct pred_error *e)
+{
+    struct pred_feature *f = &t->feat[k];
+    int rc = (f->name = strdup(c->cell[j])) ? 0 : -1;
+    if (rc == 0 && o->schema) {
+        const struct pred_feature *sf = &o->schema->feat[k];
+        rc = tab_copy_levels(f, sf->levels, sf->nlevels);
+    } else if (rc == 0 && (in_list(o->categorical, c->cell[j]) ||
+                           !column_numeric(c, j))) {
         char **lv = NULL;
         size_t nl = 0;
-        if (rc == 0 && o->schema) {
-            const struct pred_feature *sf = &o->schema->feat[k];
-            rc = tab_copy_levels(f, sf->levels, sf->nlevels);
-        } else if (rc == 0 && (in_list(o->categorical, c->cell[j]) ||
-                               !column_numeric(c, j))) {
-            rc = distinct(c, j, &lv, &nl);
-            f->levels = (const char *const *)lv;
-            f->nlevels = (int)nl;
-        }
-        if (rc < 0)
-            rc = fail(e, path, 0, "out of memory");
-        else
-            rc = fill_feature(t, c, j, (int)k, path, e);
+        rc = distinct(c, j, &lv, &nl);
+        f->levels = (const char *const *)lv;
+        f->nlevels = (int)nl;
     }
-    free(src);
-    for (size_t r = 1; rc == 0 && r < c->nrec; r++) {
+    if (rc < 0)
+        return fail(e, path, 0, "out of memory");
+    return fill_feature(t, c, j, (int)k, path, e);
+}
+
+/* Lines, targets (column TJ) and groups (column GJ) of every row. */
+static int fill_rows(struct pred_table *t, const struct csv *c,
+                     const struct pred_table_opts *o, long tj, long gj,
+                     const char *path, struct pred_error *e)
+{
+    for (size_t r = 1; r < c->nrec; r++) {
         t->line[r - 1] = c->line[r];
-        if (tj >= 0 && pred_parse_number(c->cell[r * c->ncols + (size_t)tj],
-                                         &t->y[r - 1]) < 0)
-            rc = fail(e, path, c->line[r], "target '%s': '%s' is not a "
-                      "number", o->target, c->cell[r * c->ncols + (size_t)tj]);
+        const char *s = tj >= 0 ? c->cell[r * c->ncols + (size_t)tj] : NULL;
+        if (s && pred_parse_number(s, &t->y[r - 1]) < 0)
+            return fail(e, path, c->line[r], "target '%s': '%s' is not a "
+                        "number", o->target, s);
     }
-    if (rc == 0 && gj >= 0) {
-        t->group = malloc(t->n * sizeof *t->group);
-        if (!t->group || distinct(c, (size_t)gj, &t->group_names,
-                                  &t->ngroups) < 0)
-            return fail(e, path, 0, "out of memory");
-        for (size_t r = 1; r < c->nrec; r++)
-            t->group[r - 1] = (size_t)find_level(
-                t->group_names, t->ngroups, c->cell[r * c->ncols + (size_t)gj]);
-    }
-    return rc;
+    if (gj < 0)
+        return 0;
+    t->group = malloc(t->n * sizeof *t->group);
+    if (!t->group ||
+        distinct(c, (size_t)gj, &t->group_names, &t->ngroups) < 0)
+        return fail(e, path, 0, "out of memory");
+    for (size_t r = 1; r < c->nrec; r++)
+        t->group[r - 1] = (size_t)find_level(
+            t->group_names, t->ngroups, c->cell[r * c->ncols + (size_t)gj]);
+    return 0;
+}
+
+/* Decides the role of every column and fills T. */
+static int build(struct pred_table *t, const struct csv *c,
+                 const struct pred_table_opts *o, const char *path,
+                 struct pred_error *e)
+{
+    long tj = -1, gj = -1, *src = malloc((c->ncols + 1) * sizeof *src);
+    size_t nf = 0;
+    if (!src)
+        return fail(e, path, 0, "out of memory");
+    int rc = check_header(c, o, &tj, &gj, path, e);
+    if (rc == 0)
+        rc = pick_features(c, o, tj, src, &nf, path, e);
+    if (rc == 0 && tab_alloc(t, c->nrec - 1, (int)nf, o->target) < 0)
+        rc = fail(e, path, 0, "out of memory");
+    for (size_t k = 0; rc == 0 && k < nf; k++)
+        rc = make_feature(t, c, o, k, (size_t)src[k], path, e);
+    free(src);
+    return rc == 0 ? fill_rows(t, c, o, tj, gj, path, e) : rc;
 }
 
 int pred_table_read(const char *path, const struct pred_table_opts *o,
