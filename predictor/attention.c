@@ -25,7 +25,7 @@ void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
                     mx = row[j] > mx ? row[j] : mx;
                 double sum = 0;
                 for (int j = 0; j < t; j++) {
-                    row[j] = (pfloat)exp((double)(row[j] - mx));
+                    row[j] = pred_exp(row[j] - mx);
                     sum += row[j];
                 }
                 for (int j = 0; j < t; j++)

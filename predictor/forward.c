@@ -168,14 +168,39 @@ void pred_forward(struct pred_model *m, int bsz, int train)
     pred_linear_forward(a->y, a->pd, m->w.fc_w, m->w.fc_b, bsz, m->p, 1);
 }
 
+/* Zeroes the first BSZ rows of the activation gradients that backward
+ * functions add into (not the masks, statistics and GRU gates, which have
+ * no gradient of their own). */
+static void zero_accumulated(struct pred_model *m, int bsz)
+{
+    struct pred_acts *da = &m->da;
+    size_t t = (size_t)m->t, ww = (size_t)m->w_att, f = (size_t)m->arch.d_ff;
+    size_t aa = (size_t)(m->arch.n_heads * m->arch.head_dim);
+#define Z(p, per_row) memset((p), 0, (size_t)bsz * (per_row) * sizeof *(p))
+    Z(da->tok, t * (size_t)m->c);
+    Z(da->gru, t * (size_t)m->g);
+    for (int l = 0; l < m->arch.n_attn; l++) {
+        struct pred_block_act *b = &da->blk[l];
+        Z(b->qkv, t * 3 * aa);
+        Z(b->a, t * aa);
+        Z(b->o, t * ww);
+        Z(b->r1, t * ww);
+        Z(b->x1, t * ww);
+        Z(b->f, t * f);
+        Z(b->fr, t * f);
+        Z(b->f2, t * ww);
+        Z(b->r2, t * ww);
+        Z(b->x2, t * ww);
+    }
+    Z(da->pool, (size_t)m->p);
+    Z(da->pd, (size_t)m->p);
+#undef Z
+}
+
 void pred_backward(struct pred_model *m, int bsz)
 {
     struct pred_acts *a = &m->a, *da = &m->da;
-    /* Everything but dy is accumulated into, so starts at zero. */
-    size_t ny = (size_t)(da->y - m->dacts);
-    memset(m->dacts, 0, ny * sizeof *m->dacts);
-    memset(da->y + bsz, 0,
-           (m->nacts - ny - (size_t)bsz) * sizeof *m->dacts);
+    zero_accumulated(m, bsz);
     pred_linear_backward(da->pd, m->dw.fc_w, m->dw.fc_b, da->y, a->pd,
                          m->w.fc_w, bsz, m->p, 1);
     pred_dropout_backward(da->pool, da->pd, a->pm,

@@ -12,7 +12,7 @@
 
 static pfloat sigmoid(pfloat x)
 {
-    return (pfloat)(1.0 / (1.0 + exp(-(double)x)));
+    return 1 / (1 + pred_exp(-x));
 }
 
 void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
@@ -40,8 +40,7 @@ void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
             for (int j = 0; j < hs; j++) {
                 pfloat r = sigmoid(xi[j] + hh[j]);
                 pfloat z = sigmoid(xi[hs + j] + hh[hs + j]);
-                pfloat n = (pfloat)tanh((double)(xi[2 * hs + j] +
-                                                 r * hh[2 * hs + j]));
+                pfloat n = pred_tanh(xi[2 * hs + j] + r * hh[2 * hs + j]);
                 gt[j] = r;
                 gt[hs + j] = z;
                 gt[2 * hs + j] = n;

@@ -13,12 +13,19 @@
 
 #ifdef PRED_F64
 typedef double pfloat;
+#define pred_exp exp
+#define pred_tanh tanh
 #else
 typedef float pfloat;
+#define pred_exp expf
+#define pred_tanh tanhf
 #endif
 
 #define PRED_CKPT_VERSION 1u
 #define PRED_MAX_BATCH_PREDICT 256
+#ifndef PRED_CHUNK
+#define PRED_CHUNK 32 /* rows a training step runs through at once */
+#endif
 
 /* ---- matrix product: C = alpha op(A) op(B) + beta C, row-major ---- */
 /* Goes through CBLAS unless pred_naive_kernels is set (tests). */
@@ -26,6 +33,7 @@ extern int pred_naive_kernels;
 void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
                const pfloat *a, int lda, const pfloat *b, int ldb,
                pfloat beta, pfloat *c, int ldc);
+/* The reference: three loops, sums in double. */
 void pred_gemm_naive(int trans_a, int trans_b, int m, int n, int k,
                      pfloat alpha, const pfloat *a, int lda, const pfloat *b,
                      int ldb, pfloat beta, pfloat *c, int ldc);
@@ -190,8 +198,9 @@ void pred_forward(struct pred_model *m, int bsz, int train);
 /* Backward from dloss/dy in m->da.y; adds into m->grads. */
 void pred_backward(struct pred_model *m, int bsz);
 /* One optimisation step on BSZ rows (x standardized, y standardized):
- * zero grads, forward, MSE, backward, clip, + l2 * w, Adam. Returns
- * the batch loss before the step. */
+ * zero grads, forward, MSE, backward (PRED_CHUNK rows at a time; needs
+ * activations for min(BSZ, PRED_CHUNK) rows), clip, + l2 * w, Adam.
+ * Returns the batch loss before the step. */
 double pred_train_step(struct pred_model *m, const pfloat *x,
                        const pfloat *y, int bsz, double lr,
                        const struct pred_train_opts *o);

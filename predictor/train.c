@@ -58,16 +58,22 @@ double pred_train_step(struct pred_model *m, const pfloat *x,
                        const pfloat *y, int bsz, double lr,
                        const struct pred_train_opts *o)
 {
-    memcpy(m->a.x, x, (size_t)bsz * (size_t)m->t * sizeof *x);
-    pred_forward(m, bsz, 1);
+    /* The batch goes through in chunks whose activations stay in cache;
+     * their parameter gradients add up to the batch's. */
+    size_t t = (size_t)m->t;
     double loss = 0;
-    for (int i = 0; i < bsz; i++) {
-        double d = (double)m->a.y[i] - y[i];
-        loss += d * d;
-        m->da.y[i] = (pfloat)(2 * d / bsz);
-    }
     memset(m->grads, 0, m->nparams * sizeof *m->grads);
-    pred_backward(m, bsz);
+    for (int s = 0; s < bsz; s += PRED_CHUNK) {
+        int nb = bsz - s < PRED_CHUNK ? bsz - s : PRED_CHUNK;
+        memcpy(m->a.x, x + (size_t)s * t, (size_t)nb * t * sizeof *x);
+        pred_forward(m, nb, 1);
+        for (int i = 0; i < nb; i++) {
+            double d = (double)m->a.y[i] - y[s + i];
+            loss += d * d;
+            m->da.y[i] = (pfloat)(2 * d / bsz);
+        }
+        pred_backward(m, nb);
+    }
     adam_step(m, lr, o);
     return loss / bsz;
 }
@@ -168,7 +174,7 @@ int pred_fit(struct pred_model *m, const double *x, const double *y,
     size_t *perm = malloc(n * sizeof *perm);
     int rc = -1;
     if (!xs || !ys || !xb || !yb || !perm ||
-        pred_acts_reserve(m, (int)bs) < 0) {
+        pred_acts_reserve(m, bs < PRED_CHUNK ? (int)bs : PRED_CHUNK) < 0) {
         fail(err, errlen, "out of memory", 0);
         goto done;
     }

@@ -108,17 +108,18 @@ Test(kernels, cblas_product_matches_the_naive_reference_in_every_layout)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 1);
-    int m = 7, n = 5, k = 9, ld = 11; /* leading dimensions wider than rows */
-    pfloat a[11 * 11], b[11 * 11], c1[7 * 11], c2[7 * 11];
+    /* Leading dimensions wider than the rows. */
+    int m = 27, n = 25, k = 19, ld = 31;
+    static pfloat a[31 * 31], b[31 * 31], c1[27 * 31], c2[27 * 31];
     for (int ta = 0; ta < 2; ta++) {
         for (int tb = 0; tb < 2; tb++) {
-            random_fill(a, 121, r);
-            random_fill(b, 121, r);
-            random_fill(c1, 77, r);
+            random_fill(a, 31 * 31, r);
+            random_fill(b, 31 * 31, r);
+            random_fill(c1, 27 * 31, r);
             memcpy(c2, c1, sizeof c1);
             pred_gemm(ta, tb, m, n, k, 0.7, a, ld, b, ld, 0.3, c1, ld);
             pred_gemm_naive(ta, tb, m, n, k, 0.7, a, ld, b, ld, 0.3, c2, ld);
-            for (int i = 0; i < 77; i++)
+            for (int i = 0; i < 27 * 31; i++)
                 cr_assert_float_eq(c1[i], c2[i], 1e-13, "ta %d tb %d [%d]",
                                    ta, tb, i);
         }
@@ -154,3 +155,4 @@ Test(kernels, model_forward_and_backward_agree_with_the_naive_kernels)
     free(g[1]);
     pred_destroy(m);
 }
+
