@@ -27,16 +27,17 @@ static const char *const opt[] = {"sgd", "adam", "adamw"};
 /* Hu's columns: model_type, params_m, batch_size, input_dim, num_layers,
  * iterations, precision, optimizer, learning_rate. */
 static const struct pred_feature hu[] = {
-    {"model_type", 4, fam}, {"params_m", 0, NULL}, {"batch_size", 0, NULL},
-    {"input_dim", 0, NULL}, {"num_layers", 0, NULL}, {"iterations", 0, NULL},
-    {"precision", 3, prec}, {"optimizer", 3, opt},
+    {"model_type", 4, fam},    {"params_m", 0, NULL},
+    {"batch_size", 0, NULL},   {"input_dim", 0, NULL},
+    {"num_layers", 0, NULL},   {"iterations", 0, NULL},
+    {"precision", 3, prec},    {"optimizer", 3, opt},
     {"learning_rate", 0, NULL}};
 /* Wang's: input_dim, model_arch, num_layers, num_params, precision,
  * params_per_layer. */
 static const struct pred_feature wang[] = {
-    {"input_dim", 0, NULL}, {"model_arch", 4, fam}, {"num_layers", 0, NULL},
-    {"num_params", 0, NULL}, {"precision", 3, prec},
-    {"params_per_layer", 0, NULL}};
+    {"input_dim", 0, NULL},  {"model_arch", 4, fam},
+    {"num_layers", 0, NULL}, {"num_params", 0, NULL},
+    {"precision", 3, prec},  {"params_per_layer", 0, NULL}};
 
 static void rows(double *x, double *y, const struct pred_feature *f, int nf,
                  int n)
@@ -84,20 +85,23 @@ int main(int argc, char **argv)
         return fprintf(stderr, "bench_predictor: %s\n", err), 1;
     double t1 = now();
     printf("   seed000 (%zu parameters): train 517 rows x %d epochs, "
-           "batch 256   %8.3f s\n", pred_param_count(m), e0, t1 - t0);
+           "batch 256   %8.3f s\n",
+           pred_param_count(m), e0, t1 - t0);
     int reps = 20000;
     t0 = now();
     for (int i = 0; i < reps; i++)
         pred_predict(m, x + (i % 517) * 9, 1, p, NULL, 0);
     t1 = now();
     printf("   seed000 inference, batch 1                         %8.2f "
-           "us/row\n", (t1 - t0) / reps * 1e6);
+           "us/row\n",
+           (t1 - t0) / reps * 1e6);
     t0 = now();
     for (int i = 0; i < 40; i++)
         pred_predict(m, x, 517, p, NULL, 0);
     t1 = now();
     printf("   seed000 inference, batches of 256 (517 rows)       %8.2f "
-           "us/row\n", (t1 - t0) / (40 * 517) * 1e6);
+           "us/row\n",
+           (t1 - t0) / (40 * 517) * 1e6);
     pred_destroy(m);
 
     if (e2 < 1)
@@ -110,7 +114,8 @@ int main(int argc, char **argv)
         return fprintf(stderr, "bench_predictor: %s\n", err), 1;
     t1 = now();
     printf("   seed002 (%zu parameters): 452 rows, batch 256      %8.3f "
-           "s/epoch (mean of %d)\n", pred_param_count(m), (t1 - t0) / e2, e2);
+           "s/epoch (mean of %d)\n",
+           pred_param_count(m), (t1 - t0) / e2, e2);
     pred_destroy(m);
     return 0;
 }
