@@ -165,13 +165,11 @@ struct pred_model {
     struct pred_scaler ys;  /* target standardization */
     int log_target;
     int fitted;
-
     int t, c, g, w_att, p; /* tokens, d_model, GRU out, attn width, pool */
     size_t nparams;
     pfloat *params, *grads, *m1, *v1; /* one block each */
     struct pred_weights w, dw;
     long adam_t;
-
     int bmax; /* activations sized for this batch */
     size_t nacts;
     pfloat *acts, *dacts; /* one block each */
