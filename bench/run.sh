@@ -82,6 +82,12 @@ for n in 100000 1000000; do
 done
 
 echo
+echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
+echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
+echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
+OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
+
+echo
 echo "== gavel-maxmin: Gavel's max-min LP (GLPK simplex) on gavel-108's 3 types"
 echo "   one solve, random throughputs, 1/2/4/8-GPU jobs (bench/bench_lp.c):"
 "$build/bench/bench_lp" 100 5

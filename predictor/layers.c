@@ -31,24 +31,24 @@ void pred_gemm_naive(int trans_a, int trans_b, int m, int n, int k,
 }
 
 void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
-               const pfloat *a, int lda, const pfloat *b, int ldb,
-               pfloat beta, pfloat *c, int ldc)
+               const pfloat *a, int lda, const pfloat *b, int ldb, pfloat beta,
+               pfloat *c, int ldc)
 {
     if (m == 0 || n == 0)
         return;
     if (pred_naive_kernels) {
-        pred_gemm_naive(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
-                        beta, c, ldc);
+        pred_gemm_naive(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta,
+                        c, ldc);
         return;
     }
     enum CBLAS_TRANSPOSE ta = trans_a ? CblasTrans : CblasNoTrans;
     enum CBLAS_TRANSPOSE tb = trans_b ? CblasTrans : CblasNoTrans;
 #ifdef PRED_F64
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
-                c, ldc);
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                ldc);
 #else
-    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
-                c, ldc);
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                ldc);
 #endif
 }
 
@@ -77,8 +77,8 @@ void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
 }
 
 void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
-                            const pfloat *inp, const pfloat *g,
-                            const pfloat *b, int n, int c)
+                            const pfloat *inp, const pfloat *g, const pfloat *b,
+                            int n, int c)
 {
     for (int i = 0; i < n; i++) {
         const pfloat *x = inp + (size_t)i * (size_t)c;
@@ -151,8 +151,8 @@ void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
     }
 }
 
-void pred_dropout_backward(pfloat *dinp, const pfloat *dout,
-                           const pfloat *mask, size_t n)
+void pred_dropout_backward(pfloat *dinp, const pfloat *dout, const pfloat *mask,
+                           size_t n)
 {
     for (size_t i = 0; i < n; i++)
         dinp[i] += dout[i] * mask[i];
@@ -242,8 +242,8 @@ void pred_pool_forward(pfloat *out, const pfloat *inp, int bsz, int t, int c,
     }
 }
 
-void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t,
-                        int c, enum pred_pool pool)
+void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t, int c,
+                        enum pred_pool pool)
 {
     for (int r = 0; r < bsz; r++) {
         const pfloat *d = dout + (size_t)r * (size_t)c;

@@ -18,25 +18,19 @@ static pfloat *take(pfloat *base, size_t *off, size_t n)
     return p;
 }
 
-static size_t sz(int a) { return (size_t)a; }
+static size_t sz(int a)
+{
+    return (size_t)a;
+}
 
 /* Points W at the parameter tensors in BASE, in checkpoint and fixture
- * order, recording them in TENS when not NULL. Returns the count. */
+ * order. Returns the count. */
 static size_t layout_params(const struct pred_model *m, pfloat *base,
-                            struct pred_weights *w, struct pred_tensor *tens,
-                            int *ntens)
+                            struct pred_weights *w)
 {
     const struct pred_arch *ar = &m->arch;
     size_t off = 0, c = sz(m->c);
-    int nt = 0;
-#define P(field, count)                                                        \
-    do {                                                                       \
-        size_t n_ = (count);                                                   \
-        if (tens)                                                              \
-            tens[nt] = (struct pred_tensor){base + off, n_};                   \
-        nt++;                                                                  \
-        (field) = take(base, &off, n_);                                        \
-    } while (0)
+#define P(field, count) ((field) = take(base, &off, (count)))
     P(w->emb_w, sz(m->nnum) * c);
     P(w->emb_b, sz(m->nnum) * c);
     P(w->emb_cat, sz(m->nlevels_total) * c);
@@ -72,8 +66,6 @@ static size_t layout_params(const struct pred_model *m, pfloat *base,
     P(w->fc_w, sz(m->p));
     P(w->fc_b, 1);
 #undef P
-    if (ntens)
-        *ntens = nt;
     return off;
 }
 
@@ -254,7 +246,7 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     int gru_first = arch->order == PRED_GRU_FIRST;
     m->w_att = gru_first && m->g > 0 ? m->g : m->c;
     m->p = (!gru_first || arch->n_attn == 0) && m->g > 0 ? m->g : m->w_att;
-    m->nparams = layout_params(m, NULL, &m->w, NULL, NULL);
+    m->nparams = layout_params(m, NULL, &m->w);
     m->params = calloc(m->nparams, sizeof *m->params);
     m->grads = calloc(m->nparams, sizeof *m->grads);
     m->m1 = calloc(m->nparams, sizeof *m->m1);
@@ -262,8 +254,8 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->params || !m->grads || !m->m1 || !m->v1 || !m->rng)
         goto fail;
-    layout_params(m, m->params, &m->w, m->tensors, &m->ntensors);
-    layout_params(m, m->grads, &m->dw, NULL, NULL);
+    layout_params(m, m->params, &m->w);
+    layout_params(m, m->grads, &m->dw);
     m->ys = (struct pred_scaler){0, 1};
     return m;
 fail:
