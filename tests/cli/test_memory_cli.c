@@ -123,3 +123,29 @@ Test(memory_cli, a_negative_memory_need_names_file_and_line)
     FILE *f = fopen(path, "r");
     cr_assert_null(f, "a bad trace left a summary behind");
 }
+
+/* Memory from the matrix: tests/data/throughputs/valid/small.json measures
+ * ('Job A', 2) at 18 steps/s on V100 and 0.0 on K80, which has less memory
+ * (12,288 MB): A needs V100's 16,384 MB. A memory-blind first-fit believes
+ * the cluster's speeds, K80 at 1/4 of V100, and tries K80 first: out of
+ * memory at 60 (2 x 60 GPU-s), then 1,800 steps / 18 = 100 s on V100:
+ * done at 160. mem-aware with exact estimates goes to V100 at once: 100. */
+Test(memory_cli, a_zero_in_the_matrix_is_a_memory_need)
+{
+    for (int aware = 0; aware < 2; aware++) {
+        char args[2048];
+        snprintf(args, sizeof args,
+                 "run --trace %s/mem_matrix.csv --cluster %s/mem_k80_v100.json"
+                 " --throughputs %s/throughputs/valid/small.json --out %s/r "
+                 "-q --placement first-fit%s", MDATA, MDATA, HETSIM_TEST_DATA,
+                 m_dir, aware ? ",mem-aware --estimates oracle" : "");
+        cr_assert_eq(clitest_run(NULL, args, m_out, sizeof m_out, m_err,
+                                 sizeof m_err), 0, "%s", m_err);
+        cJSON *s = summary();
+        cr_assert_eq(num(s, "jobs_with_memory_need"), 1);
+        cr_assert_eq(num(s, "oom_events"), aware ? 0 : 1);
+        cr_assert_eq(num(s, "wasted_gpu_s"), aware ? 0 : 120);
+        cr_assert_eq(num(s, "makespan_s"), aware ? 100 : 160);
+        cJSON_Delete(s);
+    }
+}
