@@ -14,8 +14,9 @@
  * node of 2 GPUs each: first-fit tries K80 first. */
 static const char *const k80_p100 =
     "{\"reference_gpu\": \"P100\","
-    " \"gpu_types\": [{\"name\": \"K80\", \"memory_mb\": 12288, \"speed\": 0.5},"
-    "                 {\"name\": \"P100\", \"memory_mb\": 16384, \"speed\": 1}],"
+    " \"gpu_types\": ["
+    "   {\"name\": \"K80\", \"memory_mb\": 12288, \"speed\": 0.5},"
+    "   {\"name\": \"P100\", \"memory_mb\": 16384, \"speed\": 1}],"
     " \"nodes\": [{\"gpu_type\": \"K80\", \"gpus_per_node\": 2},"
     "           {\"gpu_type\": \"P100\", \"gpus_per_node\": 2}]}";
 
@@ -82,8 +83,9 @@ Test(mem_aware, margin_and_estimates_beyond_every_type)
  * GPU each. slow is type 0, fast type 1. */
 static const char *const slow_fast =
     "{\"reference_gpu\": \"slow\","
-    " \"gpu_types\": [{\"name\": \"slow\", \"memory_mb\": 16384, \"speed\": 1},"
-    "                 {\"name\": \"fast\", \"memory_mb\": 32768, \"speed\": 2}],"
+    " \"gpu_types\": ["
+    "   {\"name\": \"slow\", \"memory_mb\": 16384, \"speed\": 1},"
+    "   {\"name\": \"fast\", \"memory_mb\": 32768, \"speed\": 2}],"
     " \"nodes\": [{\"gpu_type\": \"slow\", \"gpus_per_node\": 1},"
     "           {\"gpu_type\": \"fast\", \"gpus_per_node\": 1}]}";
 

@@ -15,8 +15,9 @@
  * one node of 2 GPUs each. K80 is type 0, P100 type 1. */
 static const char *const k80_p100 =
     "{\"reference_gpu\": \"P100\","
-    " \"gpu_types\": [{\"name\": \"K80\", \"memory_mb\": 12288, \"speed\": 0.5},"
-    "                 {\"name\": \"P100\", \"memory_mb\": 16384, \"speed\": 1}],"
+    " \"gpu_types\": ["
+    "   {\"name\": \"K80\", \"memory_mb\": 12288, \"speed\": 0.5},"
+    "   {\"name\": \"P100\", \"memory_mb\": 16384, \"speed\": 1}],"
     " \"nodes\": [{\"gpu_type\": \"K80\", \"gpus_per_node\": 2},"
     "           {\"gpu_type\": \"P100\", \"gpus_per_node\": 2}]}";
 
