@@ -45,15 +45,23 @@ static void run_usage(void)
         "(default), oracle\n"
         "                        (the truth), trace (column est_duration), "
         "noisy:SIGMA\n"
-        "                        (truth x lognormal(0, SIGMA), seeded),\n"
+        "                        (truth x lognormal(0, SIGMA), seeded),
+"
         "                        history[:vc|:user] (mean run time of the "
-        "finished jobs\n"
+        "finished jobs
+"
         "                        of the same vc, default, or user; README), "
-        "or\n"
+        "or
+"
         "                        predictor:MODEL.bin[,memory=MODEL2.bin] "
-        "(models of\n"
+        "(models of
+"
         "                        `hetsim predictor train`, asked on every "
-        "arrival)\n"
+        "arrival);
+"
+        "                        memory estimates likewise (trace: column "
+        "gpu_mem_peak)
+"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
         "      --oom-detect-s S  a job started on a GPU type with less memory "

@@ -38,9 +38,9 @@ struct queue {
 };
 
 struct alloc {
-    int efficiency;  /* max-efficiency, else min-exec-time */
-    int sjf;         /* order=sjf, else fifo */
-    int before;      /* sort=before, else after */
+    int efficiency; /* max-efficiency, else min-exec-time */
+    int sjf;        /* order=sjf, else fifo */
+    int before;     /* sort=before, else after */
     int mem_aware;
     double mem_margin;
     const double *usage; /* cfg->usage, borrowed */
@@ -54,8 +54,9 @@ struct alloc {
 
 static const struct pol_param alloc_params[] = {
     {"order", "fifo", "fifo or sjf: the order of waiting jobs"},
-    {"sort", "after", "after (allocate on arrival, then order each type's "
-                      "queue) or before (order the new jobs, then allocate)"},
+    {"sort", "after",
+     "after (allocate on arrival, then order each type's "
+     "queue) or before (order the new jobs, then allocate)"},
     {NULL, NULL, NULL},
 };
 
@@ -101,8 +102,7 @@ static void queue_pop(struct queue *q)
 
 /* JOB's estimated peak memory per GPU: est_mem_mb, else the trace's
  * gpu_mem_peak; 0 when neither is known. */
-static double mem_need(const struct alloc *a, const struct sim *s,
-                       uint32_t job)
+static double mem_need(const struct alloc *a, const struct sim *s, uint32_t job)
 {
     double m = sim_est_mem_mb(s, job);
     if (m > 0 || !a->usage)
@@ -128,8 +128,8 @@ static double efficiency(const struct alloc *a, const struct sim *s,
         [POL_USE_GPU_UTIL] = rt > 0 && rt_ref > 0
                                  ? rt_ref / rt
                                  : c->types[t].speed / c->types[ref].speed,
-        [POL_USE_GPU_MEM_UTIL] = c->types[t].memory_mb /
-                                 c->types[ref].memory_mb,
+        [POL_USE_GPU_MEM_UTIL] =
+            c->types[t].memory_mb / c->types[ref].memory_mb,
         [POL_USE_GPU_MEM] = c->types[t].memory_mb / c->types[ref].memory_mb,
         [POL_USE_CPU_UTIL] = 1,
     };
@@ -152,14 +152,13 @@ static double efficiency(const struct alloc *a, const struct sim *s,
 }
 
 /* The type JOB goes to, or -1 when none can take it. */
-static int32_t choose(const struct alloc *a, const struct sim *s,
-                      uint32_t job)
+static int32_t choose(const struct alloc *a, const struct sim *s, uint32_t job)
 {
     const struct cluster *c = sim_cluster(s);
     const struct sim_job *j = sim_job(s, job);
-    uint32_t ok = a->mem_aware ? pol_mem_types(s, job, j->allowed,
-                                               a->mem_margin)
-                               : j->allowed;
+    uint32_t ok = a->mem_aware
+                      ? pol_mem_types(s, job, j->allowed, a->mem_margin)
+                      : j->allowed;
     double mem = a->efficiency ? mem_need(a, s, job) : 0;
     int32_t best = -1;
     double best_eff = -INFINITY, best_rt = INFINITY;
@@ -303,11 +302,15 @@ static int alloc_create(const struct pol_config *cfg, void **state,
     if (rc)
         return rc;
     if (strcmp(order, "fifo") != 0 && strcmp(order, "sjf") != 0)
-        return pol_refuse(cfg, "--policy-opt order wants fifo or sjf, got "
-                          "'%s'", order);
+        return pol_refuse(cfg,
+                          "--policy-opt order wants fifo or sjf, got "
+                          "'%s'",
+                          order);
     if (strcmp(sort, "before") != 0 && strcmp(sort, "after") != 0)
-        return pol_refuse(cfg, "--policy-opt sort wants before or after, "
-                          "got '%s'", sort);
+        return pol_refuse(cfg,
+                          "--policy-opt sort wants before or after, "
+                          "got '%s'",
+                          sort);
     struct alloc *a = calloc(1, sizeof *a);
     if (!a)
         return SIM_ENOMEM;

@@ -35,8 +35,8 @@ double sim_est_runtime_s(const struct sim *s, uint32_t job, int gpu_type)
     SIM_ASSERT(job < s->njobs && gpu_type >= 0 &&
                gpu_type < s->cluster->ntypes);
     if (job < s->est_rows) {
-        double v = s->est_runtime[job * (size_t)s->cluster->ntypes +
-                                  (size_t)gpu_type];
+        double v =
+            s->est_runtime[job * (size_t)s->cluster->ntypes + (size_t)gpu_type];
         if (v > 0 && v < INFINITY)
             return v;
     }
@@ -49,8 +49,7 @@ double sim_est_runtime_s(const struct sim *s, uint32_t job, int gpu_type)
     return j->est_work * unit;
 }
 
-void sim_set_est_runtime(struct sim *s, uint32_t job,
-                         const double *per_type_s)
+void sim_set_est_runtime(struct sim *s, uint32_t job, const double *per_type_s)
 {
     SIM_ASSERT(job < s->njobs);
     size_t nt = (size_t)s->cluster->ntypes;
