@@ -1,6 +1,6 @@
 /* bench_lp.c -- time of one gavel-maxmin LP (policies/lp.c, GLPK) with N
  * active jobs on gavel-108's types (36 GPUs each of 3 types): throughputs
- * drawn per job, 1/2/4/8 GPUs, coefficients normalised as gavel.c does.
+ * drawn per job, 1/2/4/8 GPUs, coefficients and needs as gavel.c makes them.
  * Prints the milliseconds per solve, best and median of REPS.
  *
  * Usage: bench_lp N REPS */
@@ -37,10 +37,11 @@ int main(int argc, char **argv)
     static const int32_t cap[3] = {36, 36, 36};
     double *coef = malloc((size_t)n * 3 * sizeof *coef);
     double *x = malloc((size_t)n * 3 * sizeof *x);
+    double *need = malloc((size_t)n * sizeof *need);
     double *ms = malloc((size_t)reps * sizeof *ms);
     int32_t *gpus = malloc((size_t)n * sizeof *gpus);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!coef || !x || !ms || !gpus || !r)
+    if (!coef || !x || !need || !ms || !gpus || !r)
         return 1;
     for (int rep = 0; rep < reps; rep++) {
         gsl_rng_set(r, (unsigned long)rep + 1);
@@ -51,10 +52,11 @@ int main(int argc, char **argv)
                            v * (0.2 + 0.3 * gsl_rng_uniform(r))};
             gpus[j] = 1 << gsl_rng_uniform_int(r, 4);
             double equal = (t[0] + t[1] + t[2]) / 3;
-            for (int k = 0; k < 3; k++)
-                coef[j * 3 + k] = gpus[j] * t[k] / equal;
+            for (int k = 0; k < 3; k++) /* as gavel.c: T / max T */
+                coef[j * 3 + k] = t[k] / v;
+            need[j] = equal / (gpus[j] * v);
         }
-        struct pol_lp lp = {n, 3, coef, gpus, cap};
+        struct pol_lp lp = {n, 3, coef, need, gpus, cap};
         double value, t0 = now_s();
         char why[200];
         if (pol_lp_solve(&lp, POL_LP_MAX_MIN, x, &value, why, sizeof why)) {
@@ -69,6 +71,7 @@ int main(int argc, char **argv)
     gsl_rng_free(r);
     free(coef);
     free(x);
+    free(need);
     free(ms);
     free(gpus);
     return 0;

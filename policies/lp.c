@@ -5,13 +5,13 @@
  * stay 0 at any optimum of these goals, and leaving it out keeps the LP
  * small), plus z >= 0 for max-min. Rows: "job j runs at most all the time"
  * (sum_t x[j][t] <= 1), "type t has capacity[t] GPUs" (sum_j gpus[j] *
- * x[j][t] <= capacity[t]), and for max-min "job j reaches z" (v_j - z >=
- * 0). Max-min is solved twice on the same problem: first maximize z; then
- * fix z >= z* and maximize sum_j v_j, starting from the first basis.
+ * x[j][t] <= capacity[t]), and for max-min "job j reaches z" (w_j -
+ * need_j z >= 0). Max-min is solved twice on the same problem: first
+ * maximize z; then fix z >= z* and maximize sum_j w_j, starting from the
+ * first basis.
  *
- * Coefficients are divided by the largest before GLPK sees them (makespan
- * coefficients are steps/s over remaining steps, ~1e-6), and the value is
- * scaled back. GLPK's terminal output is off; it aborts the process only
+ * Coefficients are divided by the largest, needs by the largest, before
+ * GLPK sees them, and the value is scaled back. GLPK's terminal output is off; it aborts the process only
  * when its own memory runs out. */
 #include <glpk.h>
 #include <math.h>
@@ -43,7 +43,7 @@ static void put(struct lp_build *b, int row, int col, double v)
 
 /* Builds the rows and columns; returns the column of z (0 without). */
 static int build(struct lp_build *b, const struct pol_lp *lp,
-                 enum pol_lp_goal goal, double scale)
+                 enum pol_lp_goal goal, double scale, double need_scale)
 {
     int32_t n = lp->njobs, nt = lp->ntypes;
     int ncols = 0;
@@ -84,7 +84,7 @@ static int build(struct lp_build *b, const struct pol_lp *lp,
         if (zcol) {
             int row = n + nt + j + 1;
             if (has) {
-                put(b, row, zcol, -1);
+                put(b, row, zcol, -(lp->need ? lp->need[j] : 1) / need_scale);
                 glp_set_row_bnds(b->p, row, GLP_LO, 0, 0);
             } else /* a job that can run nowhere does not bound z */
                 glp_set_row_bnds(b->p, row, GLP_FR, 0, 0);
@@ -129,6 +129,15 @@ int pol_lp_solve(const struct pol_lp *lp, enum pol_lp_goal goal, double *x,
     *value = 0;
     if (!(scale > 0))
         return 0; /* no job can run anywhere: nothing to allocate */
+    double need_scale = 0;
+    for (int32_t j = 0; j < lp->njobs; j++)
+        need_scale = fmax(need_scale, lp->need ? lp->need[j] : 1);
+    for (int32_t j = 0; lp->need && j < lp->njobs; j++)
+        if (!(lp->need[j] > 0 && lp->need[j] < INFINITY)) {
+            snprintf(why, cap, "job %d of the LP needs %g, not a positive "
+                     "number", (int)j, lp->need[j]);
+            return SIM_EINVAL;
+        }
     size_t nnz = 3 * cells + (size_t)lp->njobs + 1;
     struct lp_build b = {0};
     b.ia = malloc(nnz * sizeof *b.ia);
@@ -140,12 +149,12 @@ int pol_lp_solve(const struct pol_lp *lp, enum pol_lp_goal goal, double *x,
         goto done;
     glp_term_out(GLP_OFF);
     b.p = glp_create_prob();
-    int zcol = build(&b, lp, goal, scale);
+    int zcol = build(&b, lp, goal, scale, need_scale);
     glp_scale_prob(b.p, GLP_SF_AUTO);
     rc = simplex(b.p, zcol ? "max-min stage" : "LP", why, cap);
     if (rc == 0 && zcol) {
         double z = glp_get_obj_val(b.p);
-        *value = z * scale;
+        *value = z * scale / need_scale;
         glp_set_col_bnds(b.p, zcol, GLP_LO, fmax(z - LP_Z_SLACK, 0), 0);
         glp_set_obj_coef(b.p, zcol, 0);
         for (int32_t j = 0; j < lp->njobs; j++)
