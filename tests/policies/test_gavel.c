@@ -187,6 +187,24 @@ Test(gavel_lp, needs_over_many_orders_of_magnitude_still_solve)
     cr_expect_float_eq(z * 1e6, 1 / (1 + 1e-12), 1e-9);
 }
 
+Test(gavel_lp, identical_jobs_get_identical_shares)
+{
+    /* One type of 2 GPUs, maximizing the sum of coef x with coefficients
+     * 1, 1, 2: the third job is worth most per second and gets all of one
+     * GPU (its x is at most 1); the two identical jobs share the other, and
+     * every split of it is optimal. lp.c solves identical jobs as one group
+     * and returns the symmetric optimum: 1/2 each; value 2 + 1/2 + 1/2 = 3. */
+    static const double coef[3] = {1, 1, 2};
+    static const int32_t gpus[3] = {1, 1, 1}, cap[1] = {2};
+    struct pol_lp lp = {3, 1, coef, NULL, gpus, cap};
+    double x[3], v;
+    char why[200] = "";
+    cr_assert_eq(pol_lp_solve(&lp, POL_LP_MAX_SUM, x, &v, why, sizeof why), 0,
+                 "%s", why);
+    expect_x(x, (const double[]){0.5, 0.5, 1}, 3);
+    cr_expect_float_eq(v, 3, TOL);
+}
+
 Test(gavel_lp, no_runnable_job_allocates_nothing)
 {
     double x[4] = {9, 9, 9, 9}, v = 9;
