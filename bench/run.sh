@@ -89,9 +89,12 @@ OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
 
 echo
 echo "== gavel-maxmin: Gavel's max-min LP (GLPK simplex) on gavel-108's 3 types"
-echo "   one solve, random throughputs, 1/2/4/8-GPU jobs (bench/bench_lp.c):"
-"$build/bench/bench_lp" 100 5
-"$build/bench/bench_lp" 1000 5
+echo "   one solve, random throughputs, 1/2/4/8-GPU jobs (bench/bench_lp.c); jobs"
+echo "   of one class are one group of the LP (Gavel's traces: 26 job types x GPU counts):"
+"$build/bench/bench_lp" 100 0 5
+"$build/bench/bench_lp" 1000 0 5
+"$build/bench/bench_lp" 1000 100 5
+"$build/bench/bench_lp" 10000 100 5
 echo "   a whole run: the first 1,000 jobs of Gavel's trace 6214e9, all submitted"
 echo "   at 0 (1,000 active jobs at the start), rounds of 360 s, re-solved at each"
 echo "   round after a job finished:"

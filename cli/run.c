@@ -45,23 +45,17 @@ static void run_usage(void)
         "(default), oracle\n"
         "                        (the truth), trace (column est_duration), "
         "noisy:SIGMA\n"
-        "                        (truth x lognormal(0, SIGMA), seeded),
-"
+        "                        (truth x lognormal(0, SIGMA), seeded),\n"
         "                        history[:vc|:user] (mean run time of the "
-        "finished jobs
-"
+        "finished jobs\n"
         "                        of the same vc, default, or user; README), "
-        "or
-"
+        "or\n"
         "                        predictor:MODEL.bin[,memory=MODEL2.bin] "
-        "(models of
-"
+        "(models of\n"
         "                        `hetsim predictor train`, asked on every "
-        "arrival);
-"
+        "arrival);\n"
         "                        memory estimates likewise (trace: column "
-        "gpu_mem_peak)
-"
+        "gpu_mem_peak)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
         "      --oom-detect-s S  a job started on a GPU type with less memory "

@@ -18,14 +18,19 @@
  *    Gavel's proportional policy, policies/proportional.py). Weighting by
  *    num_gpus is Gavel's scale_factor (max_min_fairness.py): fairness in
  *    GPU-time, as LAS. Among the max-min optima, the one with the largest
- *    sum of those values (lp.c), so GPUs the bottleneck cannot use are
- *    used; Gavel's ECOS solver picks some optimum, we pick this one.
+ *    sum over jobs and types of X[j][t] T[j][t] / max_t T[j][t] (time,
+ *    valued by the job's relative speed on the type; lp.c), so GPUs the
+ *    bottleneck cannot use are used; Gavel's ECOS solver picks some
+ *    optimum, we pick this one.
  *  - gavel-makespan (sec. 4.2, "minimize makespan"): minimize max_j S_j /
  *    throughput_j, S_j the work j has left by its estimate. That is the
  *    linear program: maximize u with sum_t T[j][t] X[j][t] >= S_j u (u =
  *    1 / makespan); Gavel finds the same optimum by bisection on the
  *    makespan (min_total_duration.py). Then the largest sum, as above. A
  *    job past its estimate counts 1/1000 of it as left.
+ * The LP gets each job's T / max_t T and a separate scale (lp.c's need):
+ *    GLPK's simplex fails when one row's numbers span many orders of
+ *    magnitude (steps left range from a few to 10^8).
  *  - gavel-fifo (sec. 4.2, heterogeneity-aware FIFO): maximize sum_j
  *    (M - m_j) sum_t T[j][t] X[j][t] / max_t T[j][t], M the active jobs,
  *    m_j = 0, 1, ... their arrival rank: earlier jobs weigh more.
@@ -80,6 +85,7 @@ struct gavel {
     uint32_t *active;   /* (njobs) arrived, not finished, by arrival */
     size_t nactive;
     double *coef, *sol; /* (cap, nt) scratch of a solve */
+    double *need;       /* (cap) */
     int32_t *gpus;      /* (cap) */
     struct pair *pairs; /* (cap, nt) */
     size_t cap;
@@ -108,9 +114,10 @@ static double throughput(const struct sim *s, uint32_t job, int32_t t)
     return cl->spread_unit_s[t] > 0 ? 1 / cl->spread_unit_s[t] : 0;
 }
 
-/* The weight that turns T[j][t] into job j's LP coefficients. */
-static double weight(const struct gavel *g, const struct sim *s, size_t i,
-                     const double *thr)
+/* Job j's row of the LP from THR = T[j][.]: coefficients T / max_t T (its
+ * relative speeds) into THR, and the need that scales them (lp.c). */
+static double to_lp_row(const struct gavel *g, const struct sim *s, size_t i,
+                        double *thr)
 {
     uint32_t job = g->active[i];
     const struct sim_job *j = sim_job(s, job);
@@ -120,16 +127,20 @@ static double weight(const struct gavel *g, const struct sim *s, size_t i,
         best = fmax(best, thr[t]);
     }
     if (!(best > 0))
-        return 0;
+        return 1; /* all 0: out of the LP */
+    for (int32_t t = 0; t < g->nt; t++)
+        thr[t] /= best;
     switch (g->goal) {
-    case GAVEL_MAXMIN:
-        return j->num_gpus / equal;
-    case GAVEL_MAKESPAN: {
+    case GAVEL_MAXMIN: /* v = num_gpus T X / E */
+        return equal / (j->num_gpus * best);
+    case GAVEL_MAKESPAN: { /* v = T X / S */
         double left = j->est_work - (j->work - sim_work_left(s, job));
-        return 1 / fmax(left, 1e-3 * j->est_work);
+        return fmax(left, 1e-3 * j->est_work) / best;
     }
-    default:
-        return (double)(g->nactive - i) / best;
+    default: /* FIFO's weight (M - m) goes into the coefficients */
+        for (int32_t t = 0; t < g->nt; t++)
+            thr[t] *= (double)(g->nactive - i);
+        return 1;
     }
 }
 
@@ -147,10 +158,13 @@ static int grow(struct gavel *g, size_t n)
     int32_t *gpus = realloc(g->gpus, cap * sizeof *gpus);
     if (gpus)
         g->gpus = gpus;
+    double *need = realloc(g->need, cap * sizeof *need);
+    if (need)
+        g->need = need;
     struct pair *pairs = realloc(g->pairs, cells * sizeof *pairs);
     if (pairs)
         g->pairs = pairs;
-    if (!coef || !sol || !gpus || !pairs)
+    if (!coef || !sol || !gpus || !need || !pairs)
         return SIM_ENOMEM;
     g->cap = cap;
     return 0;
@@ -166,12 +180,11 @@ static int solve(struct gavel *g, struct sim *s)
         double *row = &g->coef[i * nt];
         for (int32_t t = 0; t < g->nt; t++)
             row[t] = throughput(s, g->active[i], t);
-        double w = weight(g, s, i, row);
-        for (size_t t = 0; t < nt; t++)
-            row[t] *= w;
+        g->need[i] = to_lp_row(g, s, i, row);
         g->gpus[i] = sim_job(s, g->active[i])->num_gpus;
     }
-    struct pol_lp lp = {(int32_t)n, g->nt, g->coef, g->gpus, g->capacity};
+    struct pol_lp lp = {(int32_t)n, g->nt, g->coef, g->need, g->gpus,
+                        g->capacity};
     char why[200], text[256];
     double value;
     int rc = pol_lp_solve(&lp, g->goal == GAVEL_FIFO ? POL_LP_MAX_SUM
@@ -378,6 +391,7 @@ static void gavel_destroy(void *state)
     free(g->coef);
     free(g->sol);
     free(g->gpus);
+    free(g->need);
     free(g->pairs);
     free(g);
 }

@@ -20,7 +20,7 @@ static void solve2(const double coef[4], const int32_t cap[2],
                    enum pol_lp_goal goal, double x[4], double *value)
 {
     static const int32_t gpus[2] = {1, 1};
-    struct pol_lp lp = {2, 2, coef, gpus, cap};
+    struct pol_lp lp = {2, 2, coef, NULL, gpus, cap};
     char why[200] = "";
     cr_assert_eq(pol_lp_solve(&lp, goal, x, value, why, sizeof why), 0,
                  "%s", why);
@@ -116,7 +116,7 @@ Test(gavel_lp, a_job_on_more_gpus_gets_less_time)
      * each job gets one GPU's worth of time. */
     static const double coef[2] = {2, 1};
     static const int32_t gpus[2] = {2, 1}, cap[1] = {2};
-    struct pol_lp lp = {2, 1, coef, gpus, cap};
+    struct pol_lp lp = {2, 1, coef, NULL, gpus, cap};
     double x[2], z;
     char why[200] = "";
     cr_assert_eq(pol_lp_solve(&lp, POL_LP_MAX_MIN, x, &z, why, sizeof why), 0);
@@ -152,16 +152,57 @@ Test(gavel_lp, fifo_moves_an_indifferent_first_job_aside)
 
 Test(gavel_lp, makespan_is_one_over_the_max_min_of_throughput_per_step)
 {
-    /* gavel-makespan's coefficients T / S (S = steps left). T = [[3, 1],
-     * [1, 1]], S = (300, 100): job 2 runs 1 step/s anywhere, so it needs
-     * all of one GPU for u = 1/100; job 1 then reaches 3 steps/s only with
-     * all of type 1 (3x + (1 - x) >= 3 means x = 1). X = I, u = 1/100:
-     * makespan 100 s. */
+    /* gavel-makespan's form: coef = T / max_t T (relative speed), need =
+     * S / max_t T (seconds to finish on the best type), so v_j = T X / S.
+     * T = [[3, 1], [1, 1]], S = (300, 100): coef [[1, 1/3], [1, 1]], need
+     * (100, 100). Job 2 runs 1 step/s anywhere: it needs all of one GPU for
+     * u = 1/100; job 1 then reaches 3 steps/s only with all of type 1
+     * (3x + (1 - x) >= 3 means x = 1). X = I, u = 1/100: makespan 100 s. */
+    static const double coef[4] = {1, 1.0 / 3, 1, 1}, need[2] = {100, 100};
+    static const int32_t gpus[2] = {1, 1}, cap[2] = {1, 1};
+    struct pol_lp lp = {2, 2, coef, need, gpus, cap};
     double x[4], u;
-    solve2((const double[]){3.0 / 300, 1.0 / 300, 1.0 / 100, 1.0 / 100},
-           (const int32_t[]){1, 1}, POL_LP_MAX_MIN, x, &u);
+    char why[200] = "";
+    cr_assert_eq(pol_lp_solve(&lp, POL_LP_MAX_MIN, x, &u, why, sizeof why), 0,
+                 "%s", why);
     expect_x(x, (const double[]){1, 0, 0, 1}, 4);
     cr_expect_float_eq(1 / u, 100, 1e-7);
+}
+
+Test(gavel_lp, needs_over_many_orders_of_magnitude_still_solve)
+{
+    /* One type of 1 GPU, two 1-GPU jobs at 1 unit/s with needs 1e-6 and
+     * 1e6 (a job about to finish, a long one). Max-min of (x1/1e-6,
+     * x2/1e6) with x1 + x2 <= 1: equal when x1 = 1e-12 x2, so x2 =
+     * 1/(1 + 1e-12), z = x2 / 1e6; the sum stage keeps x1 + x2 = 1. */
+    static const double coef[2] = {1, 1}, need[2] = {1e-6, 1e6};
+    static const int32_t gpus[2] = {1, 1}, cap[1] = {1};
+    struct pol_lp lp = {2, 1, coef, need, gpus, cap};
+    double x[2], z;
+    char why[200] = "";
+    cr_assert_eq(pol_lp_solve(&lp, POL_LP_MAX_MIN, x, &z, why, sizeof why), 0,
+                 "%s", why);
+    cr_expect_float_eq(x[0] + x[1], 1, TOL);
+    cr_expect_float_eq(x[1], 1 / (1 + 1e-12), TOL);
+    cr_expect_float_eq(z * 1e6, 1 / (1 + 1e-12), 1e-9);
+}
+
+Test(gavel_lp, identical_jobs_get_identical_shares)
+{
+    /* One type of 2 GPUs, maximizing the sum of coef x with coefficients
+     * 1, 1, 2: the third job is worth most per second and gets all of one
+     * GPU (its x is at most 1); the two identical jobs share the other, and
+     * every split of it is optimal. lp.c solves identical jobs as one group
+     * and returns the symmetric optimum: 1/2 each; value 2 + 1/2 + 1/2 = 3. */
+    static const double coef[3] = {1, 1, 2};
+    static const int32_t gpus[3] = {1, 1, 1}, cap[1] = {2};
+    struct pol_lp lp = {3, 1, coef, NULL, gpus, cap};
+    double x[3], v;
+    char why[200] = "";
+    cr_assert_eq(pol_lp_solve(&lp, POL_LP_MAX_SUM, x, &v, why, sizeof why), 0,
+                 "%s", why);
+    expect_x(x, (const double[]){0.5, 0.5, 1}, 3);
+    cr_expect_float_eq(v, 3, TOL);
 }
 
 Test(gavel_lp, no_runnable_job_allocates_nothing)
