@@ -23,9 +23,9 @@
 #include "cli.h"
 #include "estimators.h"
 
-/* What `history` says before any job has finished: one hour. Any constant
- * ranks the first jobs alike; an hour is the order of a median GPU job in
- * the Philly and Helios traces (Hu et al., SC'21, Figure 3). */
+/* What `history` says before any job has finished: a round placeholder of
+ * one hour. Any constant ranks those first jobs alike; it matters only
+ * against estimates made later from finished jobs. */
 #define HISTORY_PRIOR_S 3600.0
 
 /* The matrix's worker type for each GPU type of C (names compared without
