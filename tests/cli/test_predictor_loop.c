@@ -135,3 +135,43 @@ Test(predictor_loop, refuses_traces_without_model_features)
                              sizeof pl_err), 3, "%s", pl_err);
     cr_assert(strstr(pl_err, "missing.bin") != NULL, "%s", pl_err);
 }
+
+Test(predictor_loop, trains_on_hetsim_dataset_gavel_and_runs_with_it)
+{
+    /* The pipeline of the README: dataset gavel -> predictor train
+     * --target throughput -> run --estimates predictor:runtime.bin. Two
+     * epochs: this checks the plumbing, not the model. On gavel_types.csv
+     * every job is estimated (5 calls, 4 configurations: hit rate 0.2). */
+    static const char *const models[] = {"tbigru --epochs 2", "xgboost"};
+    char args[2048], path[256];
+    snprintf(args, sizeof args,
+             "dataset gavel --throughputs " HETSIM_SOURCE_DIR
+             "/traces/gavel/simulation_throughputs.json -o %s/g.csv",
+             pl_dir);
+    cr_assert_eq(clitest_run(NULL, args, pl_out, sizeof pl_out, pl_err,
+                             sizeof pl_err), 0, "%s", pl_err);
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(args, sizeof args,
+                 "predictor train -q --data %s/g.csv --target throughput "
+                 "--model %s -o %s/m.bin", pl_dir, models[i], pl_dir);
+        cr_assert_eq(clitest_run(NULL, args, pl_out, sizeof pl_out, pl_err,
+                                 sizeof pl_err), 0, "%s: %s", models[i],
+                     pl_err);
+        snprintf(args, sizeof args,
+                 "run -q --trace " DATA "/gavel_types.csv --cluster " DATA
+                 "/v100_k80.json --policy sjf --estimates predictor:%s/m.bin "
+                 "--out %s/r", pl_dir, pl_dir);
+        cr_assert_eq(clitest_run(NULL, args, pl_out, sizeof pl_out, pl_err,
+                                 sizeof pl_err), 0, "%s: %s", models[i],
+                     pl_err);
+        static char json[1 << 16];
+        snprintf(path, sizeof path, "%s/r/summary.json", pl_dir);
+        clitest_read_file(path, json, sizeof json);
+        cJSON *o = cJSON_Parse(json);
+        cr_assert_not_null(o);
+        cr_assert_float_eq(num(o, "predict_calls"), 5, 0);
+        cr_assert_float_eq(num(o, "predict_cache_hit_rate"), 0.2, 1e-12);
+        cr_assert_float_eq(num(o, "jobs_completed"), 5, 0);
+        cJSON_Delete(o);
+    }
+}
