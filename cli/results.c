@@ -219,9 +219,37 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
     return o;
 }
 
-static void print_table(const struct run_config *cfg,
-                        const struct cluster *c, const struct sim_summary *m)
+/* The estimates' quality and the predictor's work, when there were any. */
+static void print_estimates(const struct workload *w)
 {
+    struct cli_est_quality q;
+    if (cli_estimate_quality(w->sim, &q) != 0)
+        return;
+    if (q.runtime_jobs > 0) {
+        printf("  %-18s %12.1f %%  (MAPE over %zu jobs", "run-time estimates",
+               q.runtime_mape, q.runtime_jobs);
+        if (!isnan(q.runtime_r2))
+            printf(", R2 %.3f", q.runtime_r2);
+        printf(")\n");
+    }
+    if (q.memory_jobs > 0)
+        printf("  %-18s %12.1f %%  (MAPE over %zu jobs)\n",
+               "memory estimates", q.memory_mape, q.memory_jobs);
+    const struct cli_estimator *e = w->est;
+    if (e && e->calls > 0) {
+        printf("  %-18s %12llu", "predictor calls",
+               (unsigned long long)e->calls);
+        if (e->memo.cap)
+            printf("  (%.1f %% from the cache)",
+                   100 * (double)e->hits / (double)e->calls);
+        printf("\n");
+    }
+}
+
+static void print_table(const struct run_config *cfg,
+                        const struct workload *w, const struct sim_summary *m)
+{
+    const struct cluster *c = w->cluster;
     printf("hetsim run: policy %s, cluster %s (%d GPUs), trace %s\n",
            cfg->policy, c->name, c->total_gpus, cfg->trace);
     printf("  %-18s %zu of %zu", "jobs completed", m->jobs_completed,
@@ -248,6 +276,7 @@ static void print_table(const struct run_config *cfg,
         printf("  %-18s %12llu  (%.0f GPU-s of restart overhead)\n",
                "preemptions", (unsigned long long)m->preemptions_total,
                m->overhead_gpu_s);
+    print_estimates(w);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
     printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
@@ -478,7 +507,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
     if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
         rc = CLI_FAILURE;
     if (!rc && !cfg->quiet)
-        print_table(cfg, c, &m);
+        print_table(cfg, w, &m);
 done:
     cli_series_free(&series);
     for (int i = 0; i < opened; i++)
