@@ -6,12 +6,17 @@
  * the GPU type it last ran on (what it would take alone there, without
  * restart overheads), compared with the estimate for that type. Memory:
  * the job's true need (the trace's gpu_mem_mb, or what the throughput
- * matrix implies: README, "Memory") against the estimate. Jobs lacking either figure
- * are left out, and the counts say how many were compared. */
+ * matrix implies: README, "Memory") against the estimate. Jobs lacking
+ * either figure are left out, and the counts say how many were compared.
+ * Also the lines these figures add to summary.json and to the table of
+ * `hetsim run`. */
 #include <math.h>
 #include <stdlib.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
+#include "estimators.h"
 
 void cli_mape_r2(const double *truth, const double *est, size_t n,
                  double *mape, double *r2)
@@ -67,4 +72,51 @@ int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q)
     q->memory_jobs = nm;
     free(buf);
     return 0;
+}
+
+/* How good the estimates were, and how often the predictor was asked
+ * (README, "Predictor in the loop"). */
+void cli_add_estimate_quality(cJSON *o, const struct workload *w)
+{
+    struct cli_est_quality q = {NAN, NAN, NAN, 0, 0};
+    if (cli_estimate_quality(w->sim, &q) != 0)
+        q.runtime_mape = q.runtime_r2 = q.memory_mape = NAN;
+    cli_json_number(o, "estimate_runtime_mape", q.runtime_mape);
+    cli_json_number(o, "estimate_runtime_r2", q.runtime_r2);
+    cli_json_number(o, "estimate_runtime_jobs", (double)q.runtime_jobs);
+    cli_json_number(o, "estimate_memory_mape", q.memory_mape);
+    cli_json_number(o, "estimate_memory_jobs", (double)q.memory_jobs);
+    const struct cli_estimator *e = w->est;
+    cli_json_number(o, "predict_calls", e ? (double)e->calls : 0);
+    cli_json_number(o, "predict_cache_hit_rate",
+                    e && e->memo.cap && e->calls
+                        ? (double)e->hits / (double)e->calls
+                        : NAN);
+}
+
+/* The estimates' quality and the predictor's work, when there were any. */
+void cli_print_estimates(const struct workload *w)
+{
+    struct cli_est_quality q;
+    if (cli_estimate_quality(w->sim, &q) != 0)
+        return;
+    if (q.runtime_jobs > 0) {
+        printf("  %-18s %12.1f %%  (MAPE over %zu jobs", "run-time estimates",
+               q.runtime_mape, q.runtime_jobs);
+        if (!isnan(q.runtime_r2))
+            printf(", R2 %.3f", q.runtime_r2);
+        printf(")\n");
+    }
+    if (q.memory_jobs > 0)
+        printf("  %-18s %12.1f %%  (MAPE over %zu jobs)\n",
+               "memory estimates", q.memory_mape, q.memory_jobs);
+    const struct cli_estimator *e = w->est;
+    if (e && e->calls > 0) {
+        printf("  %-18s %12llu", "predictor calls",
+               (unsigned long long)e->calls);
+        if (e->memo.cap)
+            printf("  (%.1f %% from the cache)",
+                   100 * (double)e->hits / (double)e->calls);
+        printf("\n");
+    }
 }

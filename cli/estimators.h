@@ -75,6 +75,13 @@ int est_predictor_init(struct cli_estimator *e, const struct trace *t,
 
 void est_free(struct cli_estimator *e);
 
+/* est_quality.c: the estimate-quality and predictor figures of W's run,
+ * into summary.json object O and as lines of hetsim run's table. */
+struct cJSON;
+struct workload;
+void cli_add_estimate_quality(struct cJSON *o, const struct workload *w);
+void cli_print_estimates(const struct workload *w);
+
 /* A checkpoint of predictor/ whose every feature hetsim can fill from a
  * trace job (README, "Features per trace format"); NULL with WHY filled. */
 struct est_model *est_model_load(const char *path, char *why, size_t cap);

@@ -120,26 +120,6 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
     }
 }
 
-/* How good the estimates were, and how often the predictor was asked
- * (README, "Predictor in the loop"). */
-static void add_estimate_quality(cJSON *o, const struct workload *w)
-{
-    struct cli_est_quality q = {NAN, NAN, NAN, 0, 0};
-    if (cli_estimate_quality(w->sim, &q) != 0)
-        q.runtime_mape = q.runtime_r2 = q.memory_mape = NAN;
-    cli_json_number(o, "estimate_runtime_mape", q.runtime_mape);
-    cli_json_number(o, "estimate_runtime_r2", q.runtime_r2);
-    cli_json_number(o, "estimate_runtime_jobs", (double)q.runtime_jobs);
-    cli_json_number(o, "estimate_memory_mape", q.memory_mape);
-    cli_json_number(o, "estimate_memory_jobs", (double)q.memory_jobs);
-    const struct cli_estimator *e = w->est;
-    cli_json_number(o, "predict_calls", e ? (double)e->calls : 0);
-    cli_json_number(o, "predict_cache_hit_rate",
-                    e && e->memo.cap && e->calls
-                        ? (double)e->hits / (double)e->calls
-                        : NAN);
-}
-
 static cJSON *summary_json(const struct run_config *cfg,
                            const struct trace *t, const struct workload *w,
                            const struct sim_summary *m)
@@ -195,7 +175,7 @@ static cJSON *summary_json(const struct run_config *cfg,
     for (int32_t g = 0; done && g < c->ntypes; g++)
         cli_json_number(done, c->types[g].name, m->per_type_completion_s[g]);
     cli_json_number(o, "events", (double)m->events);
-    add_estimate_quality(o, w);
+    cli_add_estimate_quality(o, w);
     return o;
 }
 
@@ -217,33 +197,6 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
     cli_json_number(o, "bytes_per_job",
                             (double)sizeof(struct sim_job));
     return o;
-}
-
-/* The estimates' quality and the predictor's work, when there were any. */
-static void print_estimates(const struct workload *w)
-{
-    struct cli_est_quality q;
-    if (cli_estimate_quality(w->sim, &q) != 0)
-        return;
-    if (q.runtime_jobs > 0) {
-        printf("  %-18s %12.1f %%  (MAPE over %zu jobs", "run-time estimates",
-               q.runtime_mape, q.runtime_jobs);
-        if (!isnan(q.runtime_r2))
-            printf(", R2 %.3f", q.runtime_r2);
-        printf(")\n");
-    }
-    if (q.memory_jobs > 0)
-        printf("  %-18s %12.1f %%  (MAPE over %zu jobs)\n",
-               "memory estimates", q.memory_mape, q.memory_jobs);
-    const struct cli_estimator *e = w->est;
-    if (e && e->calls > 0) {
-        printf("  %-18s %12llu", "predictor calls",
-               (unsigned long long)e->calls);
-        if (e->memo.cap)
-            printf("  (%.1f %% from the cache)",
-                   100 * (double)e->hits / (double)e->calls);
-        printf("\n");
-    }
 }
 
 static void print_table(const struct run_config *cfg,
@@ -276,7 +229,7 @@ static void print_table(const struct run_config *cfg,
         printf("  %-18s %12llu  (%.0f GPU-s of restart overhead)\n",
                "preemptions", (unsigned long long)m->preemptions_total,
                m->overhead_gpu_s);
-    print_estimates(w);
+    cli_print_estimates(w);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
     printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
