@@ -277,27 +277,9 @@ static char *slurp(const char *dir, const char *name)
 
 static int read_summary(const char *dir, struct cmp_policy *r)
 {
-    char *text = slurp(dir, "summary.json");
-    if (!text)
-        return CLI_FAILURE;
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    int rc = CLI_OK;
-    for (size_t i = 0; i <= CMP_NKEYS && root; i++) {
-        const char *key = i < CMP_NKEYS ? cmp_keys[i] : "total_gpus";
-        cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-        double x = cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-        if (!cJSON_IsNumber(v) && !cJSON_IsNull(v))
-            rc = CLI_FAILURE;
-        if (i < CMP_NKEYS)
-            r->v[i] = x;
-        else
-            r->total_gpus = x;
-    }
-    if (!root || rc)
-        cli_error("%s/summary.json: not a summary of `hetsim run`", dir);
-    cJSON_Delete(root);
-    return root ? rc : CLI_FAILURE;
+    static const char *const total[] = {"total_gpus"};
+    int rc = cli_read_summary(dir, cmp_keys, CMP_NKEYS, 0.0, r->v);
+    return rc ? rc : cli_read_summary(dir, total, 1, 0.0, &r->total_gpus);
 }
 
 /* Appends X to *A (length *N, room *CAP); -1 when out of memory. */

@@ -1,0 +1,545 @@
+/* check.c -- `hetsim check`: compares the figures of a summary.json or a
+ * sweep.csv with a golden file, for CI pipelines; `--write-baseline`
+ * makes the golden file. Exit 0 within tolerance, 1 regressed, 3 bad
+ * input. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "sweep_internal.h"
+
+#define CHECK_CMD "hetsim check"
+#define CHECK_MAX_FILE (64u << 20)
+#define CHECK_MAX_KEYS 64
+
+static void check_usage(void)
+{
+    printf(
+        "Usage: hetsim check --baseline GOLDEN.json --result FILE "
+        "[--tolerance T] [--keys K,...]\n"
+        "       hetsim check --write-baseline GOLDEN.json --result FILE "
+        "[--keys K,...]\n"
+        "Compares the figures of FILE (a summary.json of `hetsim run` or a "
+        "sweep.csv of\n`hetsim sweep`) with those kept in GOLDEN.json, so "
+        "that a change to simulated\nresults is noticed (README, "
+        "\"Regression check\").\n\n"
+        "  -b, --baseline F        the golden file to compare with\n"
+        "  -w, --write-baseline F  write FILE's figures as a golden file "
+        "instead\n"
+        "  -r, --result FILE       summary.json, or sweep.csv (by its .csv "
+        "name)\n"
+        "  -t, --tolerance T       largest relative change allowed, "
+        "|result - golden| <=\n"
+        "                          T |golden| (T itself when golden is 0); "
+        "default: the\n"
+        "                          golden file's \"tolerance\", else 0.001\n"
+        "  -k, --keys K,...        only these figures (summary.json keys, "
+        "or sweep.csv\n"
+        "                          columns such as avg_jct_s_mean); "
+        "default: all numbers\n"
+        "  -q, --quiet             print nothing when within tolerance\n"
+        "  -h, --help              show this help\n\n"
+        "A figure is named KEY in a summary.json, and TRACE|LOAD|CLUSTER|"
+        "POLICY|ESTIMATES:COLUMN\nin a sweep.csv. Exit codes: 0 every "
+        "figure of GOLDEN.json is within tolerance,\n1 some moved or are "
+        "missing (a table on stdout says which, and by how much),\n2 "
+        "usage, 3 a file is missing or malformed.\n\n"
+        "Example:\n"
+        "  hetsim check --write-baseline golden.json --result "
+        "results/fifo/summary.json\n"
+        "  hetsim check --baseline golden.json --result "
+        "results/fifo/summary.json\n");
+}
+
+struct check_args {
+    const char *baseline, *write, *result;
+    double tolerance; /* NaN: not given */
+    const char *keys[CHECK_MAX_KEYS];
+    size_t nkeys;
+    char keybuf[4096];
+    int quiet;
+};
+
+/* Named figures, in the order read. */
+struct figures {
+    char **name;
+    double *value;
+    size_t n, cap;
+};
+
+static int fig_add(struct figures *f, const char *name, double v)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        char **nn = realloc(f->name, cap * sizeof *nn);
+        if (nn)
+            f->name = nn;
+        double *nv = realloc(f->value, cap * sizeof *nv);
+        if (nv)
+            f->value = nv;
+        if (!nn || !nv)
+            return -1;
+        f->cap = cap;
+    }
+    if (!(f->name[f->n] = strdup(name)))
+        return -1;
+    f->value[f->n++] = v;
+    return 0;
+}
+
+static void fig_free(struct figures *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->name[i]);
+    free(f->name);
+    free(f->value);
+}
+
+/* The column part of a figure's name (after the last ':'). */
+static const char *column_of(const char *name)
+{
+    const char *c = strrchr(name, ':');
+    return c ? c + 1 : name;
+}
+
+static int wanted(const struct check_args *a, const char *name)
+{
+    if (!a->nkeys)
+        return 1;
+    for (size_t i = 0; i < a->nkeys; i++)
+        if (strcmp(a->keys[i], column_of(name)) == 0)
+            return 1;
+    return 0;
+}
+
+static int oom(void)
+{
+    cli_error("out of memory");
+    return CLI_FAILURE;
+}
+
+/* ---- Reading a result --------------------------------------------------- */
+
+/* Numbers of a summary.json: top-level keys, and KEY.SUB one level down
+ * (utilization_by_type); null reads as NaN. */
+static int read_summary_json(const char *path, const char *text,
+                             const struct check_args *a, struct figures *f)
+{
+    cJSON *root = cJSON_Parse(text);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        cli_error("%s: not a JSON object (a summary.json of `hetsim run`)",
+                  path);
+        return CLI_BAD_INPUT;
+    }
+    int rc = CLI_OK;
+    for (const cJSON *c = root->child; c && !rc; c = c->next) {
+        const cJSON *sub = cJSON_IsObject(c) ? c->child : c;
+        for (; sub && !rc; sub = cJSON_IsObject(c) ? sub->next : NULL) {
+            char name[512];
+            if (sub == c)
+                snprintf(name, sizeof name, "%s", c->string);
+            else
+                snprintf(name, sizeof name, "%s.%s", c->string, sub->string);
+            if (!wanted(a, name) ||
+                !(cJSON_IsNumber(sub) || cJSON_IsNull(sub)))
+                continue;
+            if (fig_add(f, name, cJSON_IsNumber(sub) ? sub->valuedouble
+                                                     : NAN))
+                rc = oom();
+        }
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* Splits the CSV record at *P (RFC 4180 quoting) into FIELDS, NUL-
+ * terminated in place; advances *P past it. Returns the field count, or
+ * -1 on a broken quote. */
+static int csv_record(char **p, char **fields, int cap)
+{
+    int n = 0;
+    char *s = *p, *w;
+    for (;;) {
+        if (n == cap)
+            return -1;
+        fields[n++] = w = s;
+        if (*s == '"') {
+            for (s++;; s++) {
+                if (!*s)
+                    return -1;
+                if (*s == '"' && s[1] == '"')
+                    s++;
+                else if (*s == '"') {
+                    s++;
+                    break;
+                }
+                *w++ = *s;
+            }
+        } else
+            while (*s && *s != ',' && *s != '\n' && *s != '\r')
+                *w++ = *s++;
+        int more = *s == ',';
+        if (*s == '\r')
+            s++;
+        if (*s)
+            s++;
+        *w = '\0';
+        if (!more) {
+            *p = s;
+            return n;
+        }
+    }
+}
+
+#define CSV_MAX_COLS 256
+
+/* Figures of a sweep.csv: the columns after "seeds", for each row named by
+ * the columns before it. */
+static int read_sweep_csv(const char *path, char *text,
+                          const struct check_args *a, struct figures *f)
+{
+    static char *head[CSV_MAX_COLS], *row[CSV_MAX_COLS];
+    char *p = text;
+    int nh = csv_record(&p, head, CSV_MAX_COLS), keys = 0;
+    while (keys < nh && strcmp(head[keys], "seeds") != 0)
+        keys++;
+    if (nh < 2 || keys == nh) {
+        cli_error("%s:1: not a sweep.csv (no \"seeds\" column)", path);
+        return CLI_BAD_INPUT;
+    }
+    for (long line = 2; *p; line++) {
+        int n = csv_record(&p, row, CSV_MAX_COLS);
+        if (n == 1 && !row[0][0])
+            continue;
+        if (n != nh) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "%d fields where the header has %d", n,
+                     nh);
+            cli_error_at(path, line, 0, msg);
+            return CLI_BAD_INPUT;
+        }
+        char key[2048] = "";
+        for (int i = 0; i < keys; i++) {
+            size_t len = strlen(key);
+            snprintf(key + len, sizeof key - len, "%s%s", i ? "|" : "",
+                     row[i]);
+        }
+        for (int i = keys + 1; i < nh; i++) {
+            char name[2400], *end;
+            snprintf(name, sizeof name, "%s:%s", key, head[i]);
+            double v = row[i][0] ? strtod(row[i], &end) : NAN;
+            if (row[i][0] && *end) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "column %s: '%s' is not a number",
+                         head[i], row[i]);
+                cli_error_at(path, line, 0, msg);
+                return CLI_BAD_INPUT;
+            }
+            if (wanted(a, name) && fig_add(f, name, v))
+                return oom();
+        }
+    }
+    return CLI_OK;
+}
+
+static int read_result(const struct check_args *a, struct figures *f)
+{
+    char *text = cli_read_text(a->result, CHECK_MAX_FILE);
+    if (!text) {
+        cli_error("%s: %s", a->result, strerror(errno));
+        return errno == ENOMEM ? CLI_FAILURE : CLI_BAD_INPUT;
+    }
+    size_t len = strlen(a->result);
+    int csv = len > 4 && strcmp(a->result + len - 4, ".csv") == 0;
+    int rc = csv ? read_sweep_csv(a->result, text, a, f)
+                 : read_summary_json(a->result, text, a, f);
+    free(text);
+    if (!rc && f->n == 0) {
+        cli_error("%s: no figures%s", a->result,
+                  a->nkeys ? " of the --keys given" : "");
+        rc = CLI_BAD_INPUT;
+    }
+    return rc;
+}
+
+/* ---- The golden file ---------------------------------------------------- */
+
+static int golden_error(const char *path, const struct cli_json_lines *m,
+                        const cJSON *item, const char *text)
+{
+    cli_error_at(path, item ? cli_json_line(m, item) : 0, 0, text);
+    return CLI_BAD_INPUT;
+}
+
+/* The figures of GOLDEN.json (those in --keys) and its tolerance. */
+static int parse_golden(const char *path, const cJSON *root,
+                        const struct cli_json_lines *m,
+                        const struct check_args *a, struct figures *f,
+                        double *tolerance)
+{
+    const cJSON *figs = NULL, *version = NULL;
+    if (!cJSON_IsObject(root))
+        return golden_error(path, m, root, "a golden file is a JSON object "
+                            "(`hetsim check --write-baseline`)");
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (strcmp(c->string, "hetsim_baseline") == 0)
+            version = c;
+        else if (strcmp(c->string, "figures") == 0)
+            figs = c;
+        else if (strcmp(c->string, "tolerance") == 0) {
+            if (!cJSON_IsNumber(c) || !(c->valuedouble >= 0))
+                return golden_error(path, m, c, "\"tolerance\" must be a "
+                                    "number >= 0");
+            *tolerance = c->valuedouble;
+        } else if (strcmp(c->string, "result") != 0 &&
+                   strcmp(c->string, "comment") != 0)
+            return golden_error(path, m, c, "unknown key (known: "
+                                "hetsim_baseline, result, comment, "
+                                "tolerance, figures)");
+        else if (!cJSON_IsString(c))
+            return golden_error(path, m, c, "must be a string");
+    }
+    if (!cJSON_IsNumber(version) || version->valuedouble != 1)
+        return golden_error(path, m, version ? version : root,
+                            "\"hetsim_baseline\": 1 is missing (not a "
+                            "golden file, or a newer one)");
+    if (!cJSON_IsObject(figs) || !figs->child)
+        return golden_error(path, m, figs ? figs : root, "\"figures\" must "
+                            "be a non-empty object of name: number");
+    for (const cJSON *c = figs->child; c; c = c->next) {
+        if (!cJSON_IsNumber(c) && !cJSON_IsNull(c))
+            return golden_error(path, m, c, "a figure must be a number or "
+                                "null");
+        if (wanted(a, c->string) &&
+            fig_add(f, c->string, cJSON_IsNumber(c) ? c->valuedouble : NAN))
+            return oom();
+    }
+    if (f->n == 0)
+        return golden_error(path, m, figs, "no figures of the --keys given");
+    return CLI_OK;
+}
+
+static int read_golden(const struct check_args *a, struct figures *f,
+                       double *tolerance)
+{
+    char *text = cli_read_text(a->baseline, CHECK_MAX_FILE);
+    if (!text) {
+        cli_error("%s: %s", a->baseline, strerror(errno));
+        return errno == ENOMEM ? CLI_FAILURE : CLI_BAD_INPUT;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    struct cli_json_lines m = {0};
+    int rc;
+    if (!root) {
+        long line = 1;
+        for (const char *p = text; end && p < end; p++)
+            line += *p == '\n';
+        cli_error_at(a->baseline, line, 0, "invalid JSON");
+        rc = CLI_BAD_INPUT;
+    } else if (cli_json_lines_build(&m, text, root) != 0)
+        rc = oom();
+    else
+        rc = parse_golden(a->baseline, root, &m, a, f, tolerance);
+    cli_json_lines_free(&m);
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}
+
+static int write_golden(const struct check_args *a, const struct figures *f)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *figs = NULL;
+    if (root) {
+        cJSON_AddNumberToObject(root, "hetsim_baseline", 1);
+        cJSON_AddStringToObject(root, "result", a->result);
+        cli_json_number(root, "tolerance",
+                        isnan(a->tolerance) ? 0.001 : a->tolerance);
+        figs = cJSON_AddObjectToObject(root, "figures");
+    }
+    for (size_t i = 0; figs && i < f->n; i++)
+        cli_json_number(figs, f->name[i], f->value[i]);
+    if (!figs) {
+        cJSON_Delete(root);
+        return oom();
+    }
+    /* Beside the golden file, under a temporary name, then renamed. */
+    char dir[4096];
+    const char *slash = strrchr(a->write, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->write) : 1,
+             slash ? a->write : ".");
+    struct cli_atomic at;
+    if (cli_atomic_open(&at, dir[0] ? dir : "/", slash ? slash + 1
+                                                        : a->write) != 0) {
+        cJSON_Delete(root);
+        cli_error("%s: %s", a->write, strerror(errno));
+        return CLI_FAILURE;
+    }
+    if (cli_write_json(at.f, root) != 0) {
+        cli_atomic_abort(&at);
+        return oom();
+    }
+    if (cli_atomic_commit(&at) != 0) {
+        cli_error("%s: %s", a->write, strerror(errno));
+        return CLI_FAILURE;
+    }
+    if (!a->quiet)
+        printf("hetsim check: wrote %zu figures of %s to %s\n", f->n,
+               a->result, a->write);
+    return CLI_OK;
+}
+
+/* ---- Comparing ---------------------------------------------------------- */
+
+static int within(double golden, double result, double tol)
+{
+    if (isnan(golden) || isnan(result))
+        return isnan(golden) && isnan(result);
+    double allowed = golden == 0 ? tol : tol * fabs(golden);
+    return fabs(result - golden) <= allowed;
+}
+
+static void print_moved(const char *name, double golden, int found,
+                        double result)
+{
+    char g[32], r[32] = "missing", change[48] = "";
+    cli_fmt_double(g, golden);
+    if (found) {
+        cli_fmt_double(r, result);
+        if (golden != 0 && isfinite(golden) && isfinite(result))
+            snprintf(change, sizeof change, "%+.4g%%",
+                     100 * (result - golden) / fabs(golden));
+        else if (isfinite(golden) && isfinite(result))
+            snprintf(change, sizeof change, "%+.4g", result - golden);
+    }
+    printf("%-44s %22s %22s %12s\n", name, g, r, change);
+}
+
+static int compare(const struct figures *golden, const struct figures *res,
+                   double tol, int quiet)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < golden->n; i++) {
+        size_t j = 0;
+        while (j < res->n && strcmp(res->name[j], golden->name[i]) != 0)
+            j++;
+        int found = j < res->n;
+        double r = found ? res->value[j] : NAN;
+        if (found && within(golden->value[i], r, tol))
+            continue;
+        if (moved++ == 0)
+            printf("%-44s %22s %22s %12s\n", "figure", "golden", "result",
+                   "change");
+        print_moved(golden->name[i], golden->value[i], found, r);
+    }
+    if (moved) {
+        printf("hetsim check: %zu of %zu figures moved beyond tolerance "
+               "%g\n", moved, golden->n, tol);
+        return CLI_FAILURE;
+    }
+    if (!quiet)
+        printf("hetsim check: %zu figures within tolerance %g\n", golden->n,
+               tol);
+    return CLI_OK;
+}
+
+/* ---- The command -------------------------------------------------------- */
+
+static int split_keys(struct check_args *a, const char *arg)
+{
+    if (strlen(arg) >= sizeof a->keybuf)
+        return cli_usage_error(CHECK_CMD, "--keys: list too long");
+    snprintf(a->keybuf, sizeof a->keybuf, "%s", arg);
+    a->nkeys = 0;
+    for (char *p = strtok(a->keybuf, ","); p; p = strtok(NULL, ",")) {
+        if (a->nkeys == CHECK_MAX_KEYS)
+            return cli_usage_error(CHECK_CMD, "--keys: at most %d",
+                                   CHECK_MAX_KEYS);
+        a->keys[a->nkeys++] = p;
+    }
+    return a->nkeys ? 0 : cli_usage_error(CHECK_CMD, "--keys is empty");
+}
+
+static int parse_check_args(int argc, char **argv, struct check_args *a)
+{
+    static const struct option long_options[] = {
+        {"baseline", required_argument, NULL, 'b'},
+        {"write-baseline", required_argument, NULL, 'w'},
+        {"result", required_argument, NULL, 'r'},
+        {"tolerance", required_argument, NULL, 't'},
+        {"keys", required_argument, NULL, 'k'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(a, 0, sizeof *a);
+    a->tolerance = NAN;
+    int opt, rc;
+    char *end;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":b:w:r:t:k:qh", long_options,
+                              NULL)) != -1) {
+        switch (opt) {
+        case 'b': a->baseline = optarg; break;
+        case 'w': a->write = optarg; break;
+        case 'r': a->result = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 't':
+            a->tolerance = strtod(optarg, &end);
+            if (end == optarg || *end || !(a->tolerance >= 0) ||
+                !isfinite(a->tolerance))
+                return cli_usage_error(CHECK_CMD, "--tolerance wants a "
+                                       "number >= 0, got '%s'", optarg);
+            break;
+        case 'k':
+            if ((rc = split_keys(a, optarg)) != 0)
+                return rc;
+            break;
+        case 'h': check_usage(); return -1;
+        case ':':
+            return cli_usage_error(CHECK_CMD, "option '%s' needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cli_usage_error(CHECK_CMD, "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(CHECK_CMD, "unexpected argument '%s'",
+                               argv[optind]);
+    if (!a->baseline == !a->write)
+        return cli_usage_error(CHECK_CMD, "give one of --baseline GOLDEN.json "
+                               "or --write-baseline GOLDEN.json");
+    if (!a->result)
+        return cli_usage_error(CHECK_CMD, "missing --result FILE");
+    return 0;
+}
+
+int cli_check(int argc, char **argv)
+{
+    static struct check_args a;
+    int rc = parse_check_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    struct figures golden = {0}, res = {0};
+    double tol = 0.001;
+    rc = a.baseline ? read_golden(&a, &golden, &tol) : CLI_OK;
+    if (!rc)
+        rc = read_result(&a, &res);
+    if (!rc && a.write)
+        rc = write_golden(&a, &res);
+    else if (!rc)
+        rc = compare(&golden, &res, isnan(a.tolerance) ? tol : a.tolerance,
+                     a.quiet);
+    fig_free(&golden);
+    fig_free(&res);
+    return rc;
+}
