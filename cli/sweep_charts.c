@@ -70,8 +70,11 @@ static int draw_jct_vs_load(const struct sweep_spec *s, const char *out,
                         out, name);
 }
 
+/* makespan for workload W: bars per policy, one per cluster and
+ * estimate mode. */
 static int draw_makespan(const struct sweep_spec *s, const char *out,
-                         const struct sweep_group *g, size_t ngroups)
+                         const struct sweep_group *g, size_t w,
+                         const char *name)
 {
     static double v[SWEEP_MAX_ITEMS][SWEEP_MAX_ITEMS];
     static char names[SWEEP_MAX_ITEMS][256];
@@ -80,34 +83,30 @@ static int draw_makespan(const struct sweep_spec *s, const char *out,
     size_t n = 0;
     for (size_t p = 0; p < s->npolicies; p++)
         cats[p] = s->policies[p].label;
-    /* One series per trace (or load), cluster and estimate mode. */
-    for (size_t k = 0; k < ngroups && n < SWEEP_MAX_ITEMS;
-         k += s->npolicies * s->nestimates)
+    for (size_t c = 0; c < s->nclusters && n < SWEEP_MAX_ITEMS; c++)
         for (size_t e = 0; e < s->nestimates && n < SWEEP_MAX_ITEMS; e++) {
-            const struct sweep_cell *c = g[k + e].first;
-            const struct sweep_workload *w = &s->work[c->work];
-            char load[32] = "";
-            if (!isnan(w->load))
-                snprintf(load, sizeof load, " at load %g", w->load);
-            snprintf(names[n], sizeof names[n], "%s%s, %s, %s", w->label,
-                     load, s->clusters[c->cluster], s->estimates[e]);
+            snprintf(names[n], sizeof names[n], "%s, estimates %s",
+                     s->clusters[c], s->estimates[e]);
             for (size_t p = 0; p < s->npolicies; p++)
-                v[n][p] = or_zero(
-                    g[k + p * s->nestimates + e].st[SWEEP_FIG_MAKESPAN].mean);
+                v[n][p] = or_zero(g[group_index(s, w, c, p, e)]
+                                      .st[SWEEP_FIG_MAKESPAN].mean);
             series[n] = (struct plot_series){names[n], v[n], s->npolicies};
             n++;
         }
-    char title[256];
-    snprintf(title, sizeof title, "Makespan per policy (mean over %zu "
-             "seeds)", s->nseeds);
-    struct plot_chart chart = {.dir = out, .name = "makespan", .title = title,
+    const struct sweep_workload *wl = &s->work[w];
+    char title[512], load[48] = "";
+    if (!isnan(wl->load))
+        snprintf(load, sizeof load, " at load %g", wl->load);
+    snprintf(title, sizeof title, "Makespan per policy: %s%s (mean over "
+             "%zu seeds)", wl->label, load, s->nseeds);
+    struct plot_chart chart = {.dir = out, .name = name, .title = title,
                                .ylabel = "makespan (s)"};
     return chart_status(plot_bars(&chart, cats, s->npolicies, series, n), out,
-                        "makespan");
+                        name);
 }
 
 int sweep_draw_charts(const struct sweep_spec *s, const char *out,
-                      const struct sweep_group *g, size_t ngroups)
+                      const struct sweep_group *g)
 {
     size_t gen[SWEEP_MAX_ITEMS], ngen = 0;
     for (size_t w = 0; w < s->nwork; w++)
@@ -124,7 +123,12 @@ int sweep_draw_charts(const struct sweep_spec *s, const char *out,
             if (draw_jct_vs_load(s, out, g, gen, ngen, c, e, name) != 0)
                 rc = -1;
         }
-    if (draw_makespan(s, out, g, ngroups) != 0)
-        rc = -1;
+    for (size_t w = 0; w < s->nwork; w++) {
+        char name[64] = "makespan";
+        if (s->nwork > 1)
+            snprintf(name, sizeof name, "makespan_%zu", w + 1);
+        if (draw_makespan(s, out, g, w, name) != 0)
+            rc = -1;
+    }
     return rc;
 }

@@ -170,10 +170,11 @@ struct sweep_group {
 
 /* Draws jct_vs_load (avg JCT against the generated loads, one line per
  * policy, the 95% interval as bars; one chart per cluster and estimate
- * mode) and makespan (mean makespan per policy) into OUT (sweep_charts.c).
+ * mode) and makespan (mean makespan per policy; one chart per trace or load,
+ * makespan_K when there are several) into OUT (sweep_charts.c).
  * 0, or -1 after a warning. */
 int sweep_draw_charts(const struct sweep_spec *s, const char *out,
-                      const struct sweep_group *g, size_t ngroups);
+                      const struct sweep_group *g);
 
 /* Reads every cell's summary.json and writes OUT/sweep.csv (atomically)
  * and the charts jct_vs_load and makespan into OUT. CLI_OK, or

@@ -171,10 +171,22 @@ static int parse_generator(struct spec_ctx *x, const cJSON *obj, int *oom)
         if (rc)
             return rc;
         struct sweep_spec *s = x->s;
+        /* Files are named relative to the SPEC, like its traces. */
+        char *v = NULL;
+        if (strcmp(c->string, "job-types-from") == 0)
+            v = beside(x->source, value, oom);
+        else if (strcmp(c->string, "durations") == 0 &&
+                 strncmp(value, "resample:", 9) == 0) {
+            char *path = beside(x->source, value + 9, oom);
+            size_t len = path ? strlen(path) + 10 : 0;
+            if (path && (v = malloc(len)) != NULL)
+                snprintf(v, len, "resample:%s", path);
+            *oom |= !v;
+            free(path);
+        } else
+            v = dup_or_die(value, oom);
         s->gen_keys[s->ngen] = dup_or_die(c->string, oom);
-        s->gen_values[s->ngen++] = strcmp(c->string, "job-types-from") == 0
-                                       ? beside(x->source, value, oom)
-                                       : dup_or_die(value, oom);
+        s->gen_values[s->ngen++] = v;
     }
     if (!loads)
         return bad(x, obj, "generator: missing \"load\": [numbers]");

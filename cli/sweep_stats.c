@@ -139,7 +139,7 @@ int sweep_aggregate(const struct sweep_spec *s, const char *out,
         rc = read_group(s, out, &cells[k * s->nseeds], scratch, &g[k]);
     if (!rc)
         rc = write_csv(s, out, g, ngroups);
-    if (!rc && sweep_draw_charts(s, out, g, ngroups) != 0)
+    if (!rc && sweep_draw_charts(s, out, g) != 0)
         rc = CLI_FAILURE;
     free(scratch);
     free(g);
