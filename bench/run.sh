@@ -80,3 +80,16 @@ for n in 100000 1000000; do
   preemptive_run "$work/preemptive-$n.csv" "tiresias, defaults" \
     --policy tiresias
 done
+
+echo
+echo "== hetsim sweep: 200 cells (5 policies x 40 seeds, noisy:0.5 estimates)"
+echo "   on Gavel's trace 6214e9 and gavel-108 (bench/sweep-200.json)"
+for j in 1 2; do
+  rm -rf "$work/sweep"
+  start=$(date +%s.%N)
+  "$hetsim" sweep "$here/sweep-200.json" -q -j "$j" --out "$work/sweep"
+  end=$(date +%s.%N)
+  awk -v j="$j" -v wall0="$start" -v wall1="$end" 'BEGIN {
+    printf "   -j %d   %7.2f s   %6.1f cells/s\n", j, wall1 - wall0,
+      200 / (wall1 - wall0) }'
+done
