@@ -137,7 +137,6 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
     memset(o, 0, sizeof *o);
     o->jobs = 1;
     int opt, rc;
-    char *end;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":t:c:p:o:E:T:f:s:j:h",
@@ -155,12 +154,8 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
                 return rc;
             break;
         case 'j':
-            errno = 0;
-            o->jobs = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || o->jobs < 1 ||
-                o->jobs > 256)
-                return cli_usage_error(CMP_CMD, "-j wants a number from 1 "
-                                       "to 256, got '%s'", optarg);
+            if (cli_pool_parse_jobs(CMP_CMD, optarg, &o->jobs))
+                return CLI_USAGE;
             break;
         case 'h': compare_usage(); return -1;
         case ':':

@@ -136,3 +136,15 @@ void cli_pool_report(const char *what, const char *cmd,
                   WIFSIGNALED(d->status) ? WTERMSIG(d->status) : 0, sep,
                   d->text);
 }
+
+int cli_pool_parse_jobs(const char *cmd, const char *arg, long *jobs)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || v < 1 || v > CLI_POOL_MAX)
+        return cli_usage_error(cmd, "-j wants a number from 1 to %d, got "
+                               "'%s'", CLI_POOL_MAX, arg);
+    *jobs = v;
+    return 0;
+}

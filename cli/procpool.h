@@ -32,6 +32,9 @@ int cli_pool_spawn(struct cli_pool *p, const char *const *argv, size_t tag);
 int cli_pool_wait(struct cli_pool *p, struct cli_pool_done *d);
 /* Whether the child of D exited with code 0. */
 int cli_pool_ok(const struct cli_pool_done *d);
+/* -j ARG of command CMD (1..CLI_POOL_MAX) into *JOBS; 0, or CLI_USAGE
+ * after saying why. */
+int cli_pool_parse_jobs(const char *cmd, const char *arg, long *jobs);
 /* `hetsim: error: WHAT: `hetsim CMD` exited with code N: its messages`. */
 void cli_pool_report(const char *what, const char *cmd,
                      const struct cli_pool_done *d);

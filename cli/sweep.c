@@ -67,7 +67,6 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
     };
     *a = (struct sweep_args){NULL, "results/sweep", 1, 0, 0};
     int opt;
-    char *end;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":j:o:qh", long_options, NULL)) !=
@@ -77,13 +76,8 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
         case 'q': a->quiet = 1; break;
         case 'P': a->progress = 1; break;
         case 'j':
-            errno = 0;
-            a->jobs = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || a->jobs < 1 ||
-                a->jobs > CLI_POOL_MAX)
-                return cli_usage_error(SWEEP_CMD, "-j wants a number from 1 "
-                                       "to %d, got '%s'", CLI_POOL_MAX,
-                                       optarg);
+            if (cli_pool_parse_jobs(SWEEP_CMD, optarg, &a->jobs))
+                return CLI_USAGE;
             break;
         case 'h': sweep_usage(); return -1;
         case ':':

@@ -30,12 +30,7 @@ TestSuite(check, .init = setup, .fini = teardown);
 
 static void write_file(const char *name, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", ck_dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
+    clitest_write_file(ck_dir, name, text);
 }
 
 /* `hetsim check --baseline ck_dir/GOLDEN --result ck_dir/RESULT EXTRA`. */

@@ -59,12 +59,7 @@ Test(sweep, one_seed_has_a_mean_but_no_spread)
 /* Writes SPEC text into sw_dir/NAME. */
 static void write_spec(const char *name, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", sw_dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
+    clitest_write_file(sw_dir, name, text);
 }
 
 static int sweep(const char *spec, const char *extra)
