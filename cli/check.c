@@ -406,8 +406,8 @@ static int within(double golden, double result, double tol)
     return fabs(result - golden) <= allowed;
 }
 
-static void print_moved(const char *name, double golden, int found,
-                        double result)
+static void print_moved(int width, const char *name, double golden,
+                        int found, double result)
 {
     char g[32], r[32] = "missing", change[48] = "";
     cli_fmt_double(g, golden);
@@ -419,25 +419,41 @@ static void print_moved(const char *name, double golden, int found,
         else if (isfinite(golden) && isfinite(result))
             snprintf(change, sizeof change, "%+.4g", result - golden);
     }
-    printf("%-44s %22s %22s %12s\n", name, g, r, change);
+    printf("%-*s %22s %22s %12s\n", width, name, g, r, change);
+}
+
+/* Where golden figure I stands among the results, or RES->n. */
+static size_t find(const struct figures *golden, size_t i,
+                   const struct figures *res)
+{
+    size_t j = 0;
+    while (j < res->n && strcmp(res->name[j], golden->name[i]) != 0)
+        j++;
+    return j;
 }
 
 static int compare(const struct figures *golden, const struct figures *res,
                    double tol, int quiet)
 {
     size_t moved = 0;
-    for (size_t i = 0; i < golden->n; i++) {
-        size_t j = 0;
-        while (j < res->n && strcmp(res->name[j], golden->name[i]) != 0)
-            j++;
-        int found = j < res->n;
-        double r = found ? res->value[j] : NAN;
-        if (found && within(golden->value[i], r, tol))
-            continue;
-        if (moved++ == 0)
-            printf("%-44s %22s %22s %12s\n", "figure", "golden", "result",
-                   "change");
-        print_moved(golden->name[i], golden->value[i], found, r);
+    int width = 6; /* "figure" */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < golden->n; i++) {
+            size_t j = find(golden, i, res);
+            double r = j < res->n ? res->value[j] : NAN;
+            if (j < res->n && within(golden->value[i], r, tol))
+                continue;
+            if (pass == 0) {
+                moved++;
+                if ((int)strlen(golden->name[i]) > width)
+                    width = (int)strlen(golden->name[i]);
+            } else
+                print_moved(width, golden->name[i], golden->value[i],
+                            j < res->n, r);
+        }
+        if (pass == 0 && moved)
+            printf("%-*s %22s %22s %12s\n", width, "figure", "golden",
+                   "result", "change");
     }
     if (moved) {
         printf("hetsim check: %zu of %zu figures moved beyond tolerance "

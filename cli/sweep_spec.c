@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "policy.h"
@@ -60,6 +61,15 @@ static char *beside(const char *spec, const char *path, int *oom)
     return p;
 }
 
+/* A file the SPEC names must be there now, not fail in every cell. */
+static int readable(const struct spec_ctx *x, const cJSON *item,
+                    const char *path)
+{
+    if (!path || access(path, R_OK) == 0)
+        return 0;
+    return bad(x, item, "%s: %s", path, strerror(errno));
+}
+
 /* ITEM's value as option text: a string, or a number in its shortest
  * exact form. NULL (after a message) when it is neither. */
 static int option_text(const struct spec_ctx *x, const cJSON *item,
@@ -107,11 +117,14 @@ static int parse_traces(struct spec_ctx *x, const cJSON *arr, int *oom)
     char *paths[SWEEP_MAX_ITEMS];
     size_t n = 0;
     int rc = strings(x, arr, "traces", paths, &n, oom);
-    for (size_t i = 0; i < n; i++) {
+    const cJSON *item = arr->child;
+    for (size_t i = 0; i < n; i++, item = item->next) {
         struct sweep_workload *w = &x->s->work[x->s->nwork++];
         w->label = paths[i];
         w->path = w->label ? beside(x->source, w->label, oom) : NULL;
         w->load = NAN;
+        if (!rc)
+            rc = readable(x, item, w->path);
     }
     return rc;
 }
@@ -209,8 +222,10 @@ static int parse_clusters(struct spec_ctx *x, const cJSON *arr, int *oom)
         const char *c = s->clusters[i];
         if (!c)
             break;
-        if (strchr(c, '/') || strstr(c, ".json"))
+        if (strchr(c, '/') || strstr(c, ".json")) {
             s->cluster_args[i] = beside(x->source, c, oom);
+            rc = readable(x, arr, s->cluster_args[i]);
+        }
         else if (is_cluster_name(c) || strncmp(c, "alibaba2023:", 12) == 0)
             s->cluster_args[i] = dup_or_die(c, oom);
         else
@@ -408,6 +423,8 @@ static int parse_key(struct spec_ctx *x, const cJSON *c, int *oom)
         return parse_seeds(x, c);
     if (strcmp(k, "throughputs") == 0) {
         int rc = parse_path_key(x, c, &x->s->throughputs, 1, oom);
+        if (!rc)
+            rc = readable(x, c, x->s->throughputs);
         return rc ? rc : parse_path_key(x, c, &x->s->throughputs_label, 0,
                                         oom);
     }

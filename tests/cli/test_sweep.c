@@ -308,26 +308,32 @@ Test(sweep, a_bad_spec_is_named_by_file_and_line)
                     " \"policies\": [\"fifo\"],\n"
                     " \"seeds\": 2, \"trace\": [\"x.csv\"]}\n",
                     "bad.json:3: unknown key \"trace\"");
-    expect_bad_spec("{\"traces\": [\"x.csv\"],\n"
+    expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"],\n"
                     " \"clusters\": [\"gavel-108\"],\n"
                     " \"policies\": [\"fifo\"],\n"
                     " \"seeds\": \"3\"}\n",
                     "bad.json:4: \"seeds\" must be a count");
-    expect_bad_spec("{\"traces\": [\"x.csv\"], \"clusters\": [\"gavel-108\"],"
+    expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"], \"clusters\": [\"gavel-108\"],"
                     "\n \"policies\": [\"fifo\",\n  {\"name\": \"lasx\"}],"
                     "\n \"seeds\": 1}\n",
                     "bad.json:3: unknown policy \"lasx\"");
-    expect_bad_spec("{\"traces\": [\"x.csv\"],\n\n  \"clusters\": [1],\n"
+    expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"],\n\n  \"clusters\": [1],\n"
                     " \"policies\": [\"fifo\"], \"seeds\": 1}\n",
                     "bad.json:3: \"clusters\": each entry must be");
-    expect_bad_spec("{\"traces\": [\"x.csv\"],\n \"clusters\": [\"gavel-108\"]"
+    expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"],\n \"clusters\": [\"gavel-108\"]"
                     ",\n \"policies\": [\"fifo\"], \"seeds\": 1,,}\n",
                     "bad.json:3: invalid JSON");
     expect_bad_spec("{\"generator\": {\"load\": [0.5, -1]},\n"
                     " \"clusters\": [\"gavel-108\"], \"policies\": [\"fifo\"],"
                     " \"seeds\": 1}\n",
                     "bad.json:1: generator.load: each load must be");
-    expect_bad_spec("{\"traces\": [\"x.csv\"], \"seeds\": 1,\n"
+    expect_bad_spec("{\"traces\": [\"" SMALL ".csv\",\n  \"nothing.csv\"],\n"
+                    " \"clusters\": [\"gavel-108\"], \"policies\": [\"fifo\"],"
+                    " \"seeds\": 1}\n",
+                    "bad.json:2: ");
+    cr_expect(strstr(sw_err, "nothing.csv: No such file") != NULL, "%s",
+              sw_err);
+    expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"], \"seeds\": 1,\n"
                     " \"policies\": [\"fifo\"]}\n",
                     "bad.json:1: missing \"clusters\"");
 }
