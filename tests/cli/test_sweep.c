@@ -220,10 +220,13 @@ Test(sweep, a_killed_sweep_resumes_to_the_same_result, .timeout = 300)
     }
     setpgid(pid, pid);
     struct timespec tick = {0, 2000000};
-    while (count_done("killed") < 5)
-        nanosleep(&tick, NULL);
-    kill(-pid, SIGKILL);
     int status;
+    while (count_done("killed") < 5) {
+        cr_assert_eq(waitpid(pid, &status, WNOHANG), 0,
+                     "the sweep ended before it was killed");
+        nanosleep(&tick, NULL);
+    }
+    kill(-pid, SIGKILL);
     waitpid(pid, &status, 0);
     cr_assert(WIFSIGNALED(status), "the sweep ended before it was killed");
     int before = count_done("killed");
