@@ -34,7 +34,7 @@ static void sweep_usage(void)
         "Writes into DIR:\n"
         "  cells/ID/         one cell: cell.txt (its inputs), and what "
         "`hetsim run`\n"
-        "                    writes (summary.json last of all)\n"
+        "                    writes (its summary.json marks the cell done)\n"
         "  sweep.csv         one row per trace, load, cluster, policy and "
         "estimates:\n"
         "                    FIGURE_mean, FIGURE_sd, FIGURE_ci95 over the "
@@ -43,8 +43,9 @@ static void sweep_usage(void)
         "A cell whose summary.json exists is done: run the same command "
         "again after a\ncrash or a kill and only the missing cells run. "
         "Under mpirun (when hetsim was\nbuilt with MPI), rank 0 hands out "
-        "one cell at a time to the other ranks and\nwrites sweep.csv, "
-        "byte-identical to that of a run on one machine.\n\n"
+        "one cell at a time to the other ranks, each\nrunning one at a time "
+        "(-j is ignored), and writes sweep.csv, byte-identical to\nthat of "
+        "a run on one machine.\n\n"
         "Example:\n"
         "  hetsim sweep examples/sweep.json -j 2 --out results/sweep\n");
 }

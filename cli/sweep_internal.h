@@ -96,8 +96,9 @@ int sweep_cell_text(const struct sweep_spec *s, const struct sweep_cell *c,
 /* OUT/cells/ID into BUF. */
 void sweep_cell_dir(const char *out, const struct sweep_cell *c, char *buf,
                     size_t cap);
-/* Whether the cell's summary.json is there (it is renamed into place last
- * of what the sweep reads, so it is there only when the cell is done). */
+/* Whether the cell's summary.json is there (`hetsim run` renames it into
+ * place only once every file of the run is complete, so a cell killed
+ * midway has none). */
 int sweep_cell_done(const char *out, const struct sweep_cell *c);
 /* Writes OUT/cells/ID/cell.txt (its canonical text). 0 or -1, errno. */
 int sweep_cell_prepare(const struct sweep_spec *s, const char *out,
