@@ -100,16 +100,11 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
 
 /* ---- Progress ------------------------------------------------------------ */
 
-void sweep_progress_step(struct sweep_progress *p, int failed)
+static void progress_draw(struct sweep_progress *p, double now)
 {
-    p->done++;
-    p->failed += failed != 0;
-    double now = cli_clock();
-    if (!p->show || (now - p->last < 0.25 && p->done < p->total))
-        return;
-    p->last = now;
     size_t ran = p->done - p->skipped, left = p->total - p->done;
-    double rate = (double)ran / (now - p->start > 1e-9 ? now - p->start : 1e-9);
+    double rate = (double)ran / (now - p->start > 1e-9 ? now - p->start
+                                                       : 1e-9);
     long eta = (long)((double)left / (rate > 0 ? rate : 1) + 0.5);
     fprintf(stderr, "\rhetsim sweep: %zu/%zu cells done", p->done, p->total);
     if (p->skipped)
@@ -118,12 +113,25 @@ void sweep_progress_step(struct sweep_progress *p, int failed)
         fprintf(stderr, ", %zu failed", p->failed);
     fprintf(stderr, ", %.1f cells/s, ETA %ld:%02ld:%02ld ", rate, eta / 3600,
             eta / 60 % 60, eta % 60);
+    p->last = now;
+}
+
+void sweep_progress_step(struct sweep_progress *p, int failed)
+{
+    p->done++;
+    p->failed += failed != 0;
+    double now = cli_clock();
+    if (p->show && (now - p->last >= 0.25 || p->done == p->total))
+        progress_draw(p, now);
 }
 
 void sweep_progress_end(struct sweep_progress *p)
 {
-    if (p->show && p->done > p->skipped)
-        fputc('\n', stderr);
+    if (!p->show)
+        return;
+    if (p->done == p->skipped) /* nothing ran: say so once */
+        progress_draw(p, cli_clock());
+    fputc('\n', stderr);
 }
 
 /* ---- Running the cells here -------------------------------------------- */
@@ -200,9 +208,10 @@ static int run_local(const struct sweep_spec *s, const char *out,
 static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
                      const struct sweep_cell *cells, size_t n, int *aggregate)
 {
+    int show = !a->quiet && (a->progress || isatty(2));
     *aggregate = 1;
     if (sweep_mpi_launched())
-        return sweep_mpi_run(s, a->out, cells, n, a->quiet, aggregate);
+        return sweep_mpi_run(s, a->out, cells, n, show, aggregate);
     size_t *todo = malloc((n ? n : 1) * sizeof *todo), ntodo = 0;
     if (!todo) {
         cli_error("out of memory");
@@ -213,8 +222,7 @@ static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
             todo[ntodo++] = k;
     struct sweep_progress pr = {
         .total = n, .done = n - ntodo, .skipped = n - ntodo,
-        .start = cli_clock(),
-        .show = !a->quiet && (a->progress || isatty(2))};
+        .start = cli_clock(), .show = show};
     int rc = run_local(s, a->out, cells, todo, ntodo, a->jobs, &pr);
     sweep_progress_end(&pr);
     if (pr.failed)

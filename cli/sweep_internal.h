@@ -126,11 +126,12 @@ int sweep_cell_run(const struct sweep_spec *s, const char *out,
  * and MPI support was built in. A plain `hetsim sweep` never starts MPI. */
 int sweep_mpi_launched(void);
 /* Runs the cells not yet done across the ranks: rank 0 hands out one cell
- * per request, the others run them. Sets *IS_ROOT to whether this is rank
+ * per request, the others run them; rank 0 shows PROGRESS on stderr when
+ * it is set. Sets *IS_ROOT to whether this is rank
  * 0 (which then aggregates). CLI_OK, or CLI_FAILURE when a cell failed
  * (known to rank 0). */
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
-                  const struct sweep_cell *cells, size_t n, int quiet,
+                  const struct sweep_cell *cells, size_t n, int progress,
                   int *is_root);
 
 /* ---- Progress (sweep.c) ------------------------------------------------ */

@@ -12,8 +12,6 @@
 #if HETSIM_HAVE_MPI
 #include <time.h>
 
-#include <unistd.h>
-
 #include <mpi.h>
 
 enum { TAG_ASK = 1, TAG_CELL = 2 };
@@ -47,11 +45,11 @@ static void receive_request(long long msg[2], int *source)
 /* Rank 0: answers each request with the next cell to run, or -1 when none
  * is left, until every worker has been told to stop. */
 static int serve(const char *out, const struct sweep_cell *cells, size_t n,
-                 int workers, int quiet)
+                 int workers, int progress)
 {
     size_t next = 0;
     struct sweep_progress pr = {.total = n, .start = cli_clock(),
-                                .show = !quiet && isatty(2)};
+                                .show = progress};
     while (next < n && sweep_cell_done(out, &cells[next])) {
         next++;
         pr.done = pr.skipped = next;
@@ -99,7 +97,7 @@ static int work(const struct sweep_spec *s, const char *out,
 }
 
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
-                  const struct sweep_cell *cells, size_t n, int quiet,
+                  const struct sweep_cell *cells, size_t n, int progress,
                   int *is_root)
 {
     int rank = 0, size = 1, rc = CLI_OK;
@@ -117,7 +115,7 @@ int sweep_mpi_run(const struct sweep_spec *s, const char *out,
                 sweep_cell_run(s, out, &cells[k]) != CLI_OK)
                 rc = CLI_FAILURE;
     } else if (rank == 0)
-        rc = serve(out, cells, n, size - 1, quiet);
+        rc = serve(out, cells, n, size - 1, progress);
     else
         rc = work(s, out, cells);
     /* Rank 0 aggregates only after every worker has finished its last
@@ -131,10 +129,10 @@ int sweep_mpi_run(const struct sweep_spec *s, const char *out,
 int sweep_mpi_launched(void) { return 0; }
 
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
-                  const struct sweep_cell *cells, size_t n, int quiet,
+                  const struct sweep_cell *cells, size_t n, int progress,
                   int *is_root)
 {
-    (void)s, (void)out, (void)cells, (void)n, (void)quiet;
+    (void)s, (void)out, (void)cells, (void)n, (void)progress;
     *is_root = 1;
     cli_error("this hetsim was built without MPI");
     return CLI_FAILURE;

@@ -117,6 +117,17 @@ Test(sweep, shows_the_hand_drawn_fifo_schedule_with_no_spread)
     cr_expect_eq(csv_field(csv, 0, 10), 0);   /* its sd */
     cr_expect_eq(csv_field(csv, 0, 12), 77.5); /* avg JCT 465 / 6 */
     cr_expect_eq(clitest_count_entries(sw_dir), 2); /* spec, out */
+
+    /* Run again: every cell is done, none runs; progress says so. */
+    snprintf(out, sizeof out, "--progress -j 2 --out %s/out", sw_dir);
+    cr_assert_eq(sweep("small.json", out), 0, "%s", sw_err);
+    cr_expect(strstr(sw_err, "3/3 cells done (3 before)") != NULL, "%s",
+              sw_err);
+    cr_expect(strstr(sw_out, "3 cells; statistics over 3 seeds") != NULL,
+              "%s", sw_out);
+    static char again[1 << 14];
+    read_in("out/sweep.csv", again, sizeof again);
+    cr_expect_str_eq(again, csv);
 }
 
 static const char gen_spec[] =
