@@ -35,6 +35,7 @@ char *cli_read_text(const char *path, size_t max);
 #define SWEEP_MAX_ITEMS 64    /* traces, loads, clusters, policies, modes */
 #define SWEEP_MAX_SEEDS 10000
 #define SWEEP_MAX_OPTS 16     /* options of a policy or of the generator */
+#define SWEEP_MAX_CELLS 1000000
 
 struct sweep_policy {
     char *label;             /* its name in sweep.csv: name[k=v,...] */

@@ -467,6 +467,12 @@ static int parse_root(struct spec_ctx *x, const cJSON *root)
         cli_error("out of memory");
         return CLI_FAILURE;
     }
+    double cells = (double)s->nwork * (double)s->nclusters *
+                   (double)s->npolicies * (double)s->nestimates *
+                   (double)s->nseeds;
+    if (cells > SWEEP_MAX_CELLS)
+        return bad(x, root, "%.0f cells; a sweep has at most %d (split it)",
+                   cells, SWEEP_MAX_CELLS);
     return CLI_OK;
 }
 
