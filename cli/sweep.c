@@ -19,12 +19,13 @@ static void sweep_usage(void)
 {
     printf(
         "Usage: hetsim sweep SPEC.json [-j N] [--out DIR]\n"
-        "       mpirun -np N hetsim sweep SPEC.json [--out DIR]\n"
+        "       mpirun -np N hetsim sweep SPEC.json [-j N] [--out DIR]\n"
         "Runs every combination of the traces (or generated loads), "
         "clusters, policies,\nestimate modes and seeds that SPEC lists "
         "(README, \"Sweeps\"), then the mean,\nstandard deviation and 95%% "
         "confidence interval over seeds of each figure.\n\n"
-        "  -j, --jobs N      cells at a time on this machine (default 1)\n"
+        "  -j, --jobs N      cells at a time (default 1); under mpirun, in "
+        "each rank\n"
         "  -o, --out DIR     results folder (default results/sweep); "
         "created if missing\n"
         "      --progress    show progress on stderr even when it is not a "
@@ -43,9 +44,9 @@ static void sweep_usage(void)
         "A cell whose summary.json exists is done: run the same command "
         "again after a\ncrash or a kill and only the missing cells run. "
         "Under mpirun (when hetsim was\nbuilt with MPI), rank 0 hands out "
-        "one cell at a time to the other ranks, each\nrunning one at a time "
-        "(-j is ignored), and writes sweep.csv, byte-identical to\nthat of "
-        "a run on one machine.\n\n"
+        "one cell at a time to the other ranks, each\nrunning -j N of them "
+        "at a time, and writes sweep.csv, byte-identical to that of\na run "
+        "on one machine.\n\n"
         "Example:\n"
         "  hetsim sweep examples/sweep.json -j 2 --out results/sweep\n");
 }
@@ -157,25 +158,47 @@ static int start_step(struct cli_pool *pool, const struct sweep_spec *s,
     return 0;
 }
 
-/* Runs the cells of TODO (indices into CELLS), at most JOBS at a time. */
-static int run_local(const struct sweep_spec *s, const char *out,
-                     const struct sweep_cell *cells, const size_t *todo,
-                     size_t ntodo, long jobs, struct sweep_progress *pr)
+/* The end of STEP of cell K, as the pool reported it in D: starts the
+ * cell's next step, or tells SRC how the cell went. Returns the cell's
+ * outcome so far: 0 ok (or still running), -1 failed. */
+static int step_done(struct cli_pool *pool, const struct sweep_spec *s,
+                     const char *out, const struct sweep_cell *cells,
+                     const struct cli_pool_done *d,
+                     const struct sweep_source *src)
+{
+    size_t k = d->tag / 2;
+    int step = (int)(d->tag % 2), ok = cli_pool_ok(d);
+    if (ok && step == 0 && start_step(pool, s, out, cells, k, 1) == 0)
+        return 0;
+    if (!ok) {
+        char what[64];
+        snprintf(what, sizeof what, "cell %s", cells[k].id);
+        cli_pool_report(what, step ? "run" : "trace generate", d);
+    }
+    ok = ok && step == 1;
+    src->done(src->ctx, k, ok);
+    return ok ? 0 : -1;
+}
+
+int sweep_run_cells(const struct sweep_spec *s, const char *out,
+                    const struct sweep_cell *cells, long jobs,
+                    const struct sweep_source *src)
 {
     struct cli_pool *pool = cli_pool_create((size_t)jobs);
     if (!pool) {
         cli_error("out of memory");
         return CLI_FAILURE;
     }
-    size_t next = 0;
-    int rc = CLI_OK;
-    while (next < ntodo || cli_pool_running(pool) > 0) {
-        if (next < ntodo && !cli_pool_full(pool)) {
-            size_t k = todo[next++];
-            if (start_step(pool, s, out, cells, k,
-                           sweep_cell_first_step(s, &cells[k])) != 0) {
+    int rc = CLI_OK, exhausted = 0;
+    while (!exhausted || cli_pool_running(pool) > 0) {
+        if (!exhausted && !cli_pool_full(pool)) {
+            long long k = src->next(src->ctx);
+            exhausted = k < 0;
+            if (k >= 0 && start_step(pool, s, out, cells, (size_t)k,
+                                     sweep_cell_first_step(
+                                         s, &cells[k])) != 0) {
                 rc = CLI_FAILURE;
-                sweep_progress_step(pr, 1);
+                src->done(src->ctx, (size_t)k, 0);
             }
             continue;
         }
@@ -185,22 +208,31 @@ static int run_local(const struct sweep_spec *s, const char *out,
             rc = CLI_FAILURE;
             break;
         }
-        size_t k = d.tag / 2;
-        int step = (int)(d.tag % 2);
-        if (cli_pool_ok(&d) && step == 0 &&
-            start_step(pool, s, out, cells, k, 1) == 0)
-            continue;
-        if (!cli_pool_ok(&d)) {
-            char what[64];
-            snprintf(what, sizeof what, "cell %s", cells[k].id);
-            cli_pool_report(what, step ? "run" : "trace generate", &d);
-        }
-        if (!cli_pool_ok(&d) || step == 0)
+        if (step_done(pool, s, out, cells, &d, src) != 0)
             rc = CLI_FAILURE;
-        sweep_progress_step(pr, !cli_pool_ok(&d) || step == 0);
     }
     cli_pool_destroy(pool);
     return rc;
+}
+
+/* Cells from a list made here, with progress. */
+struct local_source {
+    const size_t *todo;
+    size_t ntodo, next;
+    struct sweep_progress *progress;
+};
+
+static long long local_next(void *ctx)
+{
+    struct local_source *l = ctx;
+    return l->next < l->ntodo ? (long long)l->todo[l->next++] : -1;
+}
+
+static void local_done(void *ctx, size_t cell, int ok)
+{
+    struct local_source *l = ctx;
+    (void)cell;
+    sweep_progress_step(l->progress, !ok);
 }
 
 /* Runs what is not done yet, here or under MPI; *AGGREGATE says whether
@@ -211,7 +243,7 @@ static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
     int show = !a->quiet && (a->progress || isatty(2));
     *aggregate = 1;
     if (sweep_mpi_launched())
-        return sweep_mpi_run(s, a->out, cells, n, show, aggregate);
+        return sweep_mpi_run(s, a->out, cells, n, a->jobs, show, aggregate);
     size_t *todo = malloc((n ? n : 1) * sizeof *todo), ntodo = 0;
     if (!todo) {
         cli_error("out of memory");
@@ -223,7 +255,9 @@ static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
     struct sweep_progress pr = {
         .total = n, .done = n - ntodo, .skipped = n - ntodo,
         .start = cli_clock(), .show = show};
-    int rc = run_local(s, a->out, cells, todo, ntodo, a->jobs, &pr);
+    struct local_source l = {todo, ntodo, 0, &pr};
+    struct sweep_source src = {local_next, local_done, &l};
+    int rc = sweep_run_cells(s, a->out, cells, a->jobs, &src);
     sweep_progress_end(&pr);
     if (pr.failed)
         cli_error("%zu of %zu cells failed; run the same command again to "

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "procpool.h"
 #include "sweep_internal.h"
 
 struct sweep_cell *sweep_cells(const struct sweep_spec *s, size_t *n)
@@ -180,36 +179,4 @@ int sweep_cell_argv(const struct sweep_spec *s, const char *out,
     add2(&b, "--seed", seed);
     add2(&b, "--out", dir);
     return 0;
-}
-
-int sweep_cell_run(const struct sweep_spec *s, const char *out,
-                   const struct sweep_cell *c)
-{
-    struct cli_pool *pool = cli_pool_create(1);
-    if (!pool || sweep_cell_prepare(s, out, c) != 0) {
-        cli_error("cell %s: %s", c->id, pool ? strerror(errno)
-                                             : "out of memory");
-        cli_pool_destroy(pool);
-        return CLI_FAILURE;
-    }
-    static const char *args[SWEEP_MAX_ARGS];
-    static char buf[SWEEP_ARGBUF];
-    int rc = CLI_OK;
-    for (int step = sweep_cell_first_step(s, c); step < 2 && !rc; step++) {
-        struct cli_pool_done d;
-        sweep_cell_argv(s, out, c, step, args, buf);
-        if (cli_pool_spawn(pool, args, 0) != 0 ||
-            cli_pool_wait(pool, &d) != 0) {
-            cli_error("cell %s: cannot run `hetsim`: %s", c->id,
-                      strerror(errno));
-            rc = CLI_FAILURE;
-        } else if (!cli_pool_ok(&d)) {
-            char what[64];
-            snprintf(what, sizeof what, "cell %s", c->id);
-            cli_pool_report(what, step ? "run" : "trace generate", &d);
-            rc = CLI_FAILURE;
-        }
-    }
-    cli_pool_destroy(pool);
-    return rc;
 }

@@ -116,10 +116,18 @@ int sweep_cell_argv(const struct sweep_spec *s, const char *out,
 /* The first step of cell C: 0 when its trace is generated, else 1. */
 int sweep_cell_first_step(const struct sweep_spec *s,
                           const struct sweep_cell *c);
-/* Runs every step of cell C, one after the other, with its messages on
- * failure. CLI_OK or CLI_FAILURE. */
-int sweep_cell_run(const struct sweep_spec *s, const char *out,
-                   const struct sweep_cell *c);
+/* Where the cells to run come from: NEXT returns the index of the next
+ * one, or -1 when there is none; DONE hears how each went. */
+struct sweep_source {
+    long long (*next)(void *ctx);
+    void (*done)(void *ctx, size_t cell, int ok);
+    void *ctx;
+};
+/* Runs the cells SRC gives, at most JOBS at a time, each as its steps
+ * (sweep.c). CLI_OK, or CLI_FAILURE when some cell failed (said why). */
+int sweep_run_cells(const struct sweep_spec *s, const char *out,
+                    const struct sweep_cell *cells, long jobs,
+                    const struct sweep_source *src);
 
 /* ---- Under MPI (sweep_mpi.c) ------------------------------------------- */
 
@@ -127,13 +135,13 @@ int sweep_cell_run(const struct sweep_spec *s, const char *out,
  * and MPI support was built in. A plain `hetsim sweep` never starts MPI. */
 int sweep_mpi_launched(void);
 /* Runs the cells not yet done across the ranks: rank 0 hands out one cell
- * per request, the others run them; rank 0 shows PROGRESS on stderr when
- * it is set. Sets *IS_ROOT to whether this is rank
+ * per request, the others run them, JOBS at a time each; rank 0 shows
+ * PROGRESS on stderr when it is set. Sets *IS_ROOT to whether this is rank
  * 0 (which then aggregates). CLI_OK, or CLI_FAILURE when a cell failed
  * (known to rank 0). */
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
-                  const struct sweep_cell *cells, size_t n, int progress,
-                  int *is_root);
+                  const struct sweep_cell *cells, size_t n, long jobs,
+                  int progress, int *is_root);
 
 /* ---- Progress (sweep.c) ------------------------------------------------ */
 

@@ -14,7 +14,9 @@
 
 #include <mpi.h>
 
-enum { TAG_ASK = 1, TAG_CELL = 2 };
+/* A worker sends ASK for a cell and waits for the CELL answer (an index, or
+ * -1: stop asking); it sends REPORT {cell, ok} as each of its cells ends. */
+enum { TAG_ASK = 1, TAG_CELL = 2, TAG_REPORT = 3 };
 
 int sweep_mpi_launched(void)
 {
@@ -23,51 +25,52 @@ int sweep_mpi_launched(void)
            getenv("PMI_SIZE");
 }
 
-/* Waits for the next request without spinning a core: the workers need
+/* Waits for the next message without spinning a core: the workers need
  * the CPUs more than rank 0 needs a fast answer. */
-static void receive_request(long long msg[2], int *source)
+static void receive(long long msg[2], MPI_Status *st)
 {
     MPI_Request req;
-    MPI_Status st;
     int flag = 0;
-    MPI_Irecv(msg, 2, MPI_LONG_LONG, MPI_ANY_SOURCE, TAG_ASK, MPI_COMM_WORLD,
-              &req);
+    MPI_Irecv(msg, 2, MPI_LONG_LONG, MPI_ANY_SOURCE, MPI_ANY_TAG,
+              MPI_COMM_WORLD, &req);
     for (;;) {
-        MPI_Test(&req, &flag, &st);
+        MPI_Test(&req, &flag, st);
         if (flag)
-            break;
+            return;
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
-    *source = st.MPI_SOURCE;
 }
 
-/* Rank 0: answers each request with the next cell to run, or -1 when none
- * is left, until every worker has been told to stop. */
+/* Rank 0: answers each ASK with the next cell not yet done, or -1 when
+ * none is left, and counts the REPORTs, until every worker has been told
+ * to stop and every cell handed out has been reported. */
 static int serve(const char *out, const struct sweep_cell *cells, size_t n,
                  int workers, int progress)
 {
-    size_t next = 0;
+    size_t next = 0, handed = 0, reported = 0;
+    int stopped = 0;
     struct sweep_progress pr = {.total = n, .start = cli_clock(),
                                 .show = progress};
-    while (next < n && sweep_cell_done(out, &cells[next])) {
-        next++;
-        pr.done = pr.skipped = next;
-    }
-    while (workers > 0) {
+    while (stopped < workers || reported < handed) {
         long long msg[2];
-        int source;
-        receive_request(msg, &source);
-        if (msg[0] >= 0)
+        MPI_Status st;
+        receive(msg, &st);
+        if (st.MPI_TAG == TAG_REPORT) {
+            reported++;
             sweep_progress_step(&pr, !msg[1]);
+            continue;
+        }
         while (next < n && sweep_cell_done(out, &cells[next])) {
             next++;
             pr.done++;
             pr.skipped++;
         }
         long long cell = next < n ? (long long)next++ : -1;
-        workers -= cell < 0;
-        MPI_Send(&cell, 1, MPI_LONG_LONG, source, TAG_CELL, MPI_COMM_WORLD);
+        handed += cell >= 0;
+        stopped += cell < 0;
+        MPI_Send(&cell, 1, MPI_LONG_LONG, st.MPI_SOURCE, TAG_CELL,
+                 MPI_COMM_WORLD);
     }
     sweep_progress_end(&pr);
     if (pr.failed)
@@ -76,31 +79,49 @@ static int serve(const char *out, const struct sweep_cell *cells, size_t n,
     return pr.failed ? CLI_FAILURE : CLI_OK;
 }
 
-/* A worker: asks for a cell (saying how the last one went), runs it. */
-static int work(const struct sweep_spec *s, const char *out,
-                const struct sweep_cell *cells)
+/* A worker's cells come from rank 0. */
+static long long ask(void *ctx)
 {
-    long long msg[2] = {-1, 1}, cell;
-    int rc = CLI_OK;
-    for (;;) {
-        MPI_Send(msg, 2, MPI_LONG_LONG, 0, TAG_ASK, MPI_COMM_WORLD);
-        MPI_Recv(&cell, 1, MPI_LONG_LONG, 0, TAG_CELL, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        if (cell < 0)
-            return rc;
-        int ok = sweep_cell_run(s, out, &cells[cell]) == CLI_OK;
-        if (!ok)
-            rc = CLI_FAILURE;
-        msg[0] = cell;
-        msg[1] = ok;
-    }
+    long long msg[2] = {-1, 0}, cell;
+    (void)ctx;
+    MPI_Send(msg, 2, MPI_LONG_LONG, 0, TAG_ASK, MPI_COMM_WORLD);
+    MPI_Recv(&cell, 1, MPI_LONG_LONG, 0, TAG_CELL, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    return cell;
+}
+
+static void report(void *ctx, size_t cell, int ok)
+{
+    long long msg[2] = {(long long)cell, ok};
+    (void)ctx;
+    MPI_Send(msg, 2, MPI_LONG_LONG, 0, TAG_REPORT, MPI_COMM_WORLD);
+}
+
+/* Cells in order, for a world of one rank. */
+struct alone {
+    const char *out;
+    const struct sweep_cell *cells;
+    size_t n, next;
+};
+
+static long long alone_next(void *ctx)
+{
+    struct alone *a = ctx;
+    while (a->next < a->n && sweep_cell_done(a->out, &a->cells[a->next]))
+        a->next++;
+    return a->next < a->n ? (long long)a->next++ : -1;
+}
+
+static void alone_done(void *ctx, size_t cell, int ok)
+{
+    (void)ctx, (void)cell, (void)ok;
 }
 
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
-                  const struct sweep_cell *cells, size_t n, int progress,
-                  int *is_root)
+                  const struct sweep_cell *cells, size_t n, long jobs,
+                  int progress, int *is_root)
 {
-    int rank = 0, size = 1, rc = CLI_OK;
+    int rank = 0, size = 1, rc;
     if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
         cli_error("MPI_Init failed");
         return CLI_FAILURE;
@@ -108,18 +129,16 @@ int sweep_mpi_run(const struct sweep_spec *s, const char *out,
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     *is_root = rank == 0;
-    if (size == 1) {
-        /* No one to hand cells to: run them here, in order. */
-        for (size_t k = 0; k < n; k++)
-            if (!sweep_cell_done(out, &cells[k]) &&
-                sweep_cell_run(s, out, &cells[k]) != CLI_OK)
-                rc = CLI_FAILURE;
-    } else if (rank == 0)
+    struct alone a = {out, cells, n, 0};
+    struct sweep_source worker = {ask, report, NULL},
+                        alone = {alone_next, alone_done, &a};
+    if (size == 1) /* no one to hand cells to: run them here */
+        rc = sweep_run_cells(s, out, cells, jobs, &alone);
+    else if (rank == 0)
         rc = serve(out, cells, n, size - 1, progress);
     else
-        rc = work(s, out, cells);
-    /* Rank 0 aggregates only after every worker has finished its last
-     * cell, which it knows because each asked once more. */
+        rc = sweep_run_cells(s, out, cells, jobs, &worker);
+    /* Rank 0 aggregates only after every cell handed out was reported. */
     MPI_Finalize();
     return rc;
 }
@@ -129,10 +148,10 @@ int sweep_mpi_run(const struct sweep_spec *s, const char *out,
 int sweep_mpi_launched(void) { return 0; }
 
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
-                  const struct sweep_cell *cells, size_t n, int progress,
-                  int *is_root)
+                  const struct sweep_cell *cells, size_t n, long jobs,
+                  int progress, int *is_root)
 {
-    (void)s, (void)out, (void)cells, (void)n, (void)progress;
+    (void)s, (void)out, (void)cells, (void)n, (void)jobs, (void)progress;
     *is_root = 1;
     cli_error("this hetsim was built without MPI");
     return CLI_FAILURE;

@@ -288,7 +288,7 @@ Test(sweep, mpirun_with_two_ranks_writes_the_same_sweep_csv, .timeout = 300)
      * code runs without MPI, leaks checked, in every other test). */
     snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}"
              "detect_leaks=0\" mpirun --allow-run-as-root --oversubscribe "
-             "-np 2 " HETSIM_BIN " sweep -q %s/gen.json --out %s/mpi "
+             "-np 2 " HETSIM_BIN " sweep -q -j 2 %s/gen.json --out %s/mpi "
              ">%s/mpi.log 2>&1", sw_dir, sw_dir, sw_dir);
     int rc = system(cmd);
     static char log[1 << 14];
