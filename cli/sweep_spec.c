@@ -11,21 +11,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "policy.h"
 #include "sweep_internal.h"
+#include "sweep_spec_internal.h"
 
 #define SPEC_MAX_FILE (1u << 20)
 
-struct spec_ctx {
-    const char *source;
-    struct cli_json_lines lines;
-    struct sweep_spec *s;
-};
-
-static int bad(const struct spec_ctx *x, const cJSON *item, const char *fmt,
-               ...) __attribute__((format(printf, 3, 4)));
-static int bad(const struct spec_ctx *x, const cJSON *item, const char *fmt,
-               ...)
+int spec_bad(const struct spec_ctx *x, const cJSON *item, const char *fmt,
+             ...)
 {
     char text[1024];
     va_list ap;
@@ -37,7 +29,7 @@ static int bad(const struct spec_ctx *x, const cJSON *item, const char *fmt,
     return CLI_BAD_INPUT;
 }
 
-static char *dup_or_die(const char *text, int *oom)
+char *spec_dup(const char *text, int *oom)
 {
     char *p = strdup(text);
     if (!p)
@@ -50,7 +42,7 @@ static char *beside(const char *spec, const char *path, int *oom)
 {
     const char *slash = strrchr(spec, '/');
     if (path[0] == '/' || !slash)
-        return dup_or_die(path, oom);
+        return spec_dup(path, oom);
     size_t len = (size_t)(slash - spec) + 1 + strlen(path) + 1;
     char *p = malloc(len);
     if (!p) {
@@ -67,17 +59,17 @@ static int readable(const struct spec_ctx *x, const cJSON *item,
 {
     if (!path || access(path, R_OK) == 0)
         return 0;
-    return bad(x, item, "%s: %s", path, strerror(errno));
+    return spec_bad(x, item, "%s: %s", path, strerror(errno));
 }
 
 /* ITEM's value as option text: a string, or a number in its shortest
  * exact form. NULL (after a message) when it is neither. */
-static int option_text(const struct spec_ctx *x, const cJSON *item,
-                       const char *where, char *buf, size_t cap)
+int spec_option_text(const struct spec_ctx *x, const cJSON *item,
+                     const char *where, char *buf, size_t cap)
 {
     if (cJSON_IsString(item) && item->valuestring[0]) {
         if (strlen(item->valuestring) >= cap)
-            return bad(x, item, "%s: value too long", where);
+            return spec_bad(x, item, "%s: value too long", where);
         snprintf(buf, cap, "%s", item->valuestring);
         return 0;
     }
@@ -85,7 +77,7 @@ static int option_text(const struct spec_ctx *x, const cJSON *item,
         cli_fmt_double(buf, item->valuedouble);
         return 0;
     }
-    return bad(x, item, "%s must be a string or a number", where);
+    return spec_bad(x, item, "%s must be a string or a number", where);
 }
 
 /* A non-empty array of at most SWEEP_MAX_ITEMS distinct non-empty strings
@@ -94,20 +86,20 @@ static int strings(const struct spec_ctx *x, const cJSON *arr,
                    const char *key, char **out, size_t *n, int *oom)
 {
     if (!cJSON_IsArray(arr) || !arr->child)
-        return bad(x, arr, "\"%s\" must be a non-empty array of strings",
+        return spec_bad(x, arr, "\"%s\" must be a non-empty array of strings",
                    key);
     for (const cJSON *c = arr->child; c; c = c->next) {
         if (!cJSON_IsString(c) || !c->valuestring[0])
-            return bad(x, c, "\"%s\": each entry must be a non-empty string",
+            return spec_bad(x, c, "\"%s\": each entry must be a non-empty string",
                        key);
         if (*n == SWEEP_MAX_ITEMS)
-            return bad(x, c, "\"%s\": at most %d entries", key,
+            return spec_bad(x, c, "\"%s\": at most %d entries", key,
                        SWEEP_MAX_ITEMS);
         for (size_t i = 0; i < *n; i++)
             if (strcmp(out[i], c->valuestring) == 0)
-                return bad(x, c, "\"%s\": \"%s\" listed twice", key,
+                return spec_bad(x, c, "\"%s\": \"%s\" listed twice", key,
                            c->valuestring);
-        out[(*n)++] = dup_or_die(c->valuestring, oom);
+        out[(*n)++] = spec_dup(c->valuestring, oom);
     }
     return 0;
 }
@@ -138,22 +130,22 @@ static const char *const gen_options[] = {
 static int parse_loads(struct spec_ctx *x, const cJSON *arr, int *oom)
 {
     if (!cJSON_IsArray(arr) || !arr->child)
-        return bad(x, arr, "generator.load must be a non-empty array of "
+        return spec_bad(x, arr, "generator.load must be a non-empty array of "
                    "numbers");
     for (const cJSON *c = arr->child; c; c = c->next) {
         if (!cJSON_IsNumber(c) || !(c->valuedouble > 0) ||
             !(c->valuedouble <= 100))
-            return bad(x, c, "generator.load: each load must be a number "
+            return spec_bad(x, c, "generator.load: each load must be a number "
                        "> 0 and <= 100");
         if (x->s->nwork == SWEEP_MAX_ITEMS)
-            return bad(x, c, "at most %d traces and loads in all",
+            return spec_bad(x, c, "at most %d traces and loads in all",
                        SWEEP_MAX_ITEMS);
         for (size_t i = 0; i < x->s->nwork; i++)
             if (x->s->work[i].load == c->valuedouble)
-                return bad(x, c, "generator.load: %g listed twice",
+                return spec_bad(x, c, "generator.load: %g listed twice",
                            c->valuedouble);
         struct sweep_workload *w = &x->s->work[x->s->nwork++];
-        w->label = dup_or_die("generated", oom);
+        w->label = spec_dup("generated", oom);
         w->load = c->valuedouble;
     }
     return 0;
@@ -162,7 +154,7 @@ static int parse_loads(struct spec_ctx *x, const cJSON *arr, int *oom)
 static int parse_generator(struct spec_ctx *x, const cJSON *obj, int *oom)
 {
     if (!cJSON_IsObject(obj))
-        return bad(x, obj, "\"generator\" must be an object of `hetsim trace "
+        return spec_bad(x, obj, "\"generator\" must be an object of `hetsim trace "
                    "generate` options and \"load\"");
     const cJSON *loads = NULL;
     for (const cJSON *c = obj->child; c; c = c->next) {
@@ -174,13 +166,13 @@ static int parse_generator(struct spec_ctx *x, const cJSON *obj, int *oom)
         while (gen_options[i] && strcmp(gen_options[i], c->string) != 0)
             i++;
         if (!gen_options[i])
-            return bad(x, c, "generator: unknown key \"%s\" (known: load, "
+            return spec_bad(x, c, "generator: unknown key \"%s\" (known: load, "
                        "jobs, arrivals, burst-rate-ratio, burst-fraction, "
                        "burst-mean-s, durations, gpus, job-types-from, "
                        "worker)", c->string);
         char value[4096], where[64];
         snprintf(where, sizeof where, "generator.%s", c->string);
-        int rc = option_text(x, c, where, value, sizeof value);
+        int rc = spec_option_text(x, c, where, value, sizeof value);
         if (rc)
             return rc;
         struct sweep_spec *s = x->s;
@@ -197,12 +189,12 @@ static int parse_generator(struct spec_ctx *x, const cJSON *obj, int *oom)
             *oom |= !v;
             free(path);
         } else
-            v = dup_or_die(value, oom);
-        s->gen_keys[s->ngen] = dup_or_die(c->string, oom);
+            v = spec_dup(value, oom);
+        s->gen_keys[s->ngen] = spec_dup(c->string, oom);
         s->gen_values[s->ngen++] = v;
     }
     if (!loads)
-        return bad(x, obj, "generator: missing \"load\": [numbers]");
+        return spec_bad(x, obj, "generator: missing \"load\": [numbers]");
     return parse_loads(x, loads, oom);
 }
 
@@ -227,126 +219,12 @@ static int parse_clusters(struct spec_ctx *x, const cJSON *arr, int *oom)
             rc = readable(x, arr, s->cluster_args[i]);
         }
         else if (is_cluster_name(c) || strncmp(c, "alibaba2023:", 12) == 0)
-            s->cluster_args[i] = dup_or_die(c, oom);
+            s->cluster_args[i] = spec_dup(c, oom);
         else
-            rc = bad(x, arr, "clusters: \"%s\" is neither a built-in "
+            rc = spec_bad(x, arr, "clusters: \"%s\" is neither a built-in "
                      "cluster (`hetsim clusters`) nor a .json file", c);
     }
     return rc;
-}
-
-static int set_label(struct sweep_policy *p, int *oom)
-{
-    char label[2048];
-    size_t len = (size_t)snprintf(label, sizeof label, "%s", p->name);
-    for (size_t i = 0; i < p->nopts && len < sizeof label; i++)
-        len += (size_t)snprintf(label + len, sizeof label - len, "%s%s=%s",
-                                i ? "," : "[", p->keys[i], p->values[i]);
-    if (p->nopts && len < sizeof label)
-        snprintf(label + len, sizeof label - len, "]");
-    p->label = dup_or_die(label, oom);
-    return 0;
-}
-
-static int policy_options(struct spec_ctx *x, struct sweep_policy *p,
-                          const cJSON *opts, int *oom)
-{
-    if (!cJSON_IsObject(opts))
-        return bad(x, opts, "policy %s: \"options\" must be an object",
-                   p->name);
-    const struct pol_ops *ops = pol_find(p->name);
-    for (const cJSON *c = opts->child; c; c = c->next) {
-        size_t i = 0;
-        while (ops->params && ops->params[i].name &&
-               strcmp(ops->params[i].name, c->string) != 0)
-            i++;
-        if (!ops->params || !ops->params[i].name)
-            return bad(x, c, "policy %s has no option \"%s\" (`hetsim "
-                       "policies --verbose`)", p->name, c->string);
-        if (p->nopts == SWEEP_MAX_OPTS)
-            return bad(x, c, "policy %s: at most %d options", p->name,
-                       SWEEP_MAX_OPTS);
-        char value[256];
-        int rc = option_text(x, c, c->string, value, sizeof value);
-        if (rc)
-            return rc;
-        p->keys[p->nopts] = dup_or_die(c->string, oom);
-        p->values[p->nopts++] = dup_or_die(value, oom);
-    }
-    return 0;
-}
-
-/* One entry of "policies": "NAME" or {"name", "options", "placement",
- * "backfill", "label"}. */
-static int parse_policy(struct spec_ctx *x, const cJSON *item,
-                        struct sweep_policy *p, int *oom)
-{
-    const cJSON *name = cJSON_IsString(item) ? item : NULL, *opts = NULL,
-                *label = NULL;
-    if (cJSON_IsObject(item)) {
-        for (const cJSON *c = item->child; c; c = c->next) {
-            const char *k = c->string;
-            int str = cJSON_IsString(c) && c->valuestring[0];
-            if (strcmp(k, "options") == 0)
-                opts = c;
-            else if (!str && (strcmp(k, "name") == 0 ||
-                              strcmp(k, "placement") == 0 ||
-                              strcmp(k, "backfill") == 0 ||
-                              strcmp(k, "label") == 0))
-                return bad(x, c, "policies: \"%s\" must be a non-empty "
-                           "string", k);
-            else if (strcmp(k, "name") == 0)
-                name = c;
-            else if (strcmp(k, "label") == 0)
-                label = c;
-            else if (strcmp(k, "placement") == 0)
-                p->placement = dup_or_die(c->valuestring, oom);
-            else if (strcmp(k, "backfill") == 0)
-                p->backfill = dup_or_die(c->valuestring, oom);
-            else
-                return bad(x, c, "policies: unknown key \"%s\" (known: "
-                           "name, options, placement, backfill, label)", k);
-        }
-    } else if (!name)
-        return bad(x, item, "policies: each entry must be a policy name or "
-                   "an object with \"name\"");
-    if (!name)
-        return bad(x, item, "policies: missing \"name\"");
-    if (!pol_find(name->valuestring))
-        return bad(x, name, "unknown policy \"%s\" (`hetsim policies`)",
-                   name->valuestring);
-    p->name = dup_or_die(name->valuestring, oom);
-    int rc = opts && p->name ? policy_options(x, p, opts, oom) : 0;
-    if (rc || !p->name)
-        return rc;
-    if (label)
-        p->label = dup_or_die(label->valuestring, oom);
-    else if (p->placement || p->backfill)
-        return bad(x, item, "policy %s: give a \"label\" to tell it apart "
-                   "when it sets placement or backfill", p->name);
-    else
-        set_label(p, oom);
-    return 0;
-}
-
-static int parse_policies(struct spec_ctx *x, const cJSON *arr, int *oom)
-{
-    struct sweep_spec *s = x->s;
-    if (!cJSON_IsArray(arr) || !arr->child)
-        return bad(x, arr, "\"policies\" must be a non-empty array");
-    for (const cJSON *c = arr->child; c; c = c->next) {
-        if (s->npolicies == SWEEP_MAX_ITEMS)
-            return bad(x, c, "policies: at most %d", SWEEP_MAX_ITEMS);
-        struct sweep_policy *p = &s->policies[s->npolicies++];
-        int rc = parse_policy(x, c, p, oom);
-        if (rc || *oom)
-            return rc;
-        for (size_t i = 0; i + 1 < s->npolicies; i++)
-            if (strcmp(s->policies[i].label, p->label) == 0)
-                return bad(x, c, "policies: \"%s\" listed twice (give each "
-                           "a distinct \"label\")", p->label);
-    }
-    return 0;
 }
 
 static int parse_estimates(struct spec_ctx *x, const cJSON *arr, int *oom)
@@ -361,7 +239,7 @@ static int parse_estimates(struct spec_ctx *x, const cJSON *arr, int *oom)
                  strcmp(e, "trace") == 0 ||
                  (v >= 0 && v <= 10 && end != e + 6 && !*end);
         if (!ok)
-            rc = bad(x, arr, "estimates: \"%s\" is not none, oracle, trace "
+            rc = spec_bad(x, arr, "estimates: \"%s\" is not none, oracle, trace "
                      "or noisy:SIGMA (SIGMA from 0 to 10)", e);
     }
     return rc;
@@ -373,24 +251,24 @@ static int parse_seeds(struct spec_ctx *x, const cJSON *item)
     double v = cJSON_IsNumber(item) ? item->valuedouble : 0;
     if (cJSON_IsNumber(item)) {
         if (v != floor(v) || v < 1 || v > SWEEP_MAX_SEEDS)
-            return bad(x, item, "\"seeds\": a count must be a whole number "
+            return spec_bad(x, item, "\"seeds\": a count must be a whole number "
                        "from 1 to %d", SWEEP_MAX_SEEDS);
         for (s->nseeds = 0; s->nseeds < (size_t)v; s->nseeds++)
             s->seeds[s->nseeds] = s->nseeds + 1;
         return 0;
     }
     if (!cJSON_IsArray(item) || !item->child)
-        return bad(x, item, "\"seeds\" must be a count N (seeds 1..N) or a "
+        return spec_bad(x, item, "\"seeds\" must be a count N (seeds 1..N) or a "
                    "non-empty array of whole numbers");
     for (const cJSON *c = item->child; c; c = c->next) {
         v = cJSON_IsNumber(c) ? c->valuedouble : -1;
         if (v != floor(v) || v < 0 || v > 9007199254740992.0)
-            return bad(x, c, "seeds: each seed must be a whole number >= 0");
+            return spec_bad(x, c, "seeds: each seed must be a whole number >= 0");
         if (s->nseeds == SWEEP_MAX_SEEDS)
-            return bad(x, c, "seeds: at most %d", SWEEP_MAX_SEEDS);
+            return spec_bad(x, c, "seeds: at most %d", SWEEP_MAX_SEEDS);
         for (size_t i = 0; i < s->nseeds; i++)
             if (s->seeds[i] == (uint64_t)v)
-                return bad(x, c, "seeds: %.0f listed twice", v);
+                return spec_bad(x, c, "seeds: %.0f listed twice", v);
         s->seeds[s->nseeds++] = (uint64_t)v;
     }
     return 0;
@@ -400,9 +278,9 @@ static int parse_path_key(struct spec_ctx *x, const cJSON *c, char **out,
                           int resolve, int *oom)
 {
     if (!cJSON_IsString(c) || !c->valuestring[0])
-        return bad(x, c, "\"%s\" must be a non-empty string", c->string);
+        return spec_bad(x, c, "\"%s\" must be a non-empty string", c->string);
     *out = resolve ? beside(x->source, c->valuestring, oom)
-                   : dup_or_die(c->valuestring, oom);
+                   : spec_dup(c->valuestring, oom);
     return 0;
 }
 
@@ -416,7 +294,7 @@ static int parse_key(struct spec_ctx *x, const cJSON *c, int *oom)
     if (strcmp(k, "clusters") == 0)
         return parse_clusters(x, c, oom);
     if (strcmp(k, "policies") == 0)
-        return parse_policies(x, c, oom);
+        return spec_parse_policies(x, c, oom);
     if (strcmp(k, "estimates") == 0)
         return parse_estimates(x, c, oom);
     if (strcmp(k, "seeds") == 0)
@@ -430,7 +308,7 @@ static int parse_key(struct spec_ctx *x, const cJSON *c, int *oom)
     }
     if (strcmp(k, "format") == 0)
         return parse_path_key(x, c, &x->s->format, 0, oom);
-    return bad(x, c, "unknown key \"%s\" (known: traces, generator, "
+    return spec_bad(x, c, "unknown key \"%s\" (known: traces, generator, "
                "clusters, policies, estimates, seeds, throughputs, format)",
                k);
 }
@@ -438,7 +316,7 @@ static int parse_key(struct spec_ctx *x, const cJSON *c, int *oom)
 static int parse_root(struct spec_ctx *x, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
-        return bad(x, root, "a sweep SPEC must be a JSON object");
+        return spec_bad(x, root, "a sweep SPEC must be a JSON object");
     int oom = 0, rc = 0;
     /* "traces" first, so that generated loads follow the trace files
      * wherever the keys stand. */
@@ -456,13 +334,13 @@ static int parse_root(struct spec_ctx *x, const cJSON *root)
         return rc;
     struct sweep_spec *s = x->s;
     if (!s->nwork)
-        return bad(x, root, "missing \"traces\" or \"generator\"");
+        return spec_bad(x, root, "missing \"traces\" or \"generator\"");
     if (!s->nclusters)
-        return bad(x, root, "missing \"clusters\"");
+        return spec_bad(x, root, "missing \"clusters\"");
     if (!s->npolicies)
-        return bad(x, root, "missing \"policies\"");
+        return spec_bad(x, root, "missing \"policies\"");
     if (!s->nseeds)
-        return bad(x, root, "missing \"seeds\"");
+        return spec_bad(x, root, "missing \"seeds\"");
     if (!s->nestimates && !(s->estimates[s->nestimates++] = strdup("none"))) {
         cli_error("out of memory");
         return CLI_FAILURE;
@@ -471,7 +349,7 @@ static int parse_root(struct spec_ctx *x, const cJSON *root)
                    (double)s->npolicies * (double)s->nestimates *
                    (double)s->nseeds;
     if (cells > SWEEP_MAX_CELLS)
-        return bad(x, root, "%.0f cells; a sweep has at most %d (split it)",
+        return spec_bad(x, root, "%.0f cells; a sweep has at most %d (split it)",
                    cells, SWEEP_MAX_CELLS);
     return CLI_OK;
 }
