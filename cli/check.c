@@ -308,12 +308,7 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
                 return rc;
             break;
         case 'h': check_usage(); return -1;
-        case ':':
-            return cli_usage_error(CHECK_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
-        default:
-            return cli_usage_error(CHECK_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+        default: return cli_option_error(CHECK_CMD, opt, argv);
         }
     }
     if (optind < argc)

@@ -36,6 +36,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: one line, then the hint; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's answer OPT about argv[optind - 1]:
+ * ':' a value is missing, anything else an unknown option. CLI_USAGE. */
+int cli_option_error(const char *cmd, int opt, char **argv);
 /* `hetsim: error: SOURCE:LINE:COLUMN: text` from an error record. */
 void cli_error_at(const char *source, long line, long column,
                   const char *text);

@@ -158,12 +158,7 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
                 return CLI_USAGE;
             break;
         case 'h': compare_usage(); return -1;
-        case ':':
-            return cli_usage_error(CMP_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
-        default:
-            return cli_usage_error(CMP_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+        default: return cli_option_error(CMP_CMD, opt, argv);
         }
     }
     if (optind < argc)

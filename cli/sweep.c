@@ -82,12 +82,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
                 return CLI_USAGE;
             break;
         case 'h': sweep_usage(); return -1;
-        case ':':
-            return cli_usage_error(SWEEP_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
-        default:
-            return cli_usage_error(SWEEP_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+        default: return cli_option_error(SWEEP_CMD, opt, argv);
         }
     }
     if (optind == argc)
