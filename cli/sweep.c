@@ -144,7 +144,11 @@ static int start_step(struct cli_pool *pool, const struct sweep_spec *s,
         cli_error("%s/cells/%s: %s", out, cells[k].id, strerror(errno));
         return -1;
     }
-    sweep_cell_argv(s, out, &cells[k], step, args, buf);
+    if (sweep_cell_argv(s, out, &cells[k], step, args, buf) != 0) {
+        cli_error("cell %s: its command line is too long (shorter paths?)",
+                  cells[k].id);
+        return -1;
+    }
     if (cli_pool_spawn(pool, args, 2 * k + (size_t)step) != 0) {
         cli_error("cell %s: cannot start `hetsim`: %s", cells[k].id,
                   strerror(errno));

@@ -112,13 +112,16 @@ struct argv_build {
     size_t n;
     char *buf;
     size_t used;
+    int overflow;
 };
 
 static void add(struct argv_build *b, const char *text)
 {
     size_t len = strlen(text) + 1;
-    if (b->n + 1 >= SWEEP_MAX_ARGS || b->used + len > SWEEP_ARGBUF)
-        return; /* the SPEC's limits keep a cell far below these */
+    if (b->n + 1 >= SWEEP_MAX_ARGS || b->used + len > SWEEP_ARGBUF) {
+        b->overflow = 1; /* only paths thousands of bytes long get here */
+        return;
+    }
     memcpy(b->buf + b->used, text, len);
     b->args[b->n++] = b->buf + b->used;
     b->args[b->n] = NULL;
@@ -137,7 +140,7 @@ int sweep_cell_argv(const struct sweep_spec *s, const char *out,
 {
     const struct sweep_workload *w = &s->work[c->work];
     const struct sweep_policy *p = &s->policies[c->policy];
-    struct argv_build b = {args, 0, buf, 0};
+    struct argv_build b = {args, 0, buf, 0, 0};
     char dir[4200], trace[4300], seed[32], text[512];
     sweep_cell_dir(out, c, dir, sizeof dir);
     snprintf(trace, sizeof trace, "%s/trace.csv", dir);
@@ -156,7 +159,7 @@ int sweep_cell_argv(const struct sweep_spec *s, const char *out,
             snprintf(text, sizeof text, "--%s", s->gen_keys[i]);
             add2(&b, text, s->gen_values[i]);
         }
-        return 0;
+        return b.overflow ? -1 : 0;
     }
     add(&b, "hetsim");
     add2(&b, "run", "-q");
@@ -178,5 +181,5 @@ int sweep_cell_argv(const struct sweep_spec *s, const char *out,
     add2(&b, "--estimates", s->estimates[c->estimates]);
     add2(&b, "--seed", seed);
     add2(&b, "--out", dir);
-    return 0;
+    return b.overflow ? -1 : 0;
 }

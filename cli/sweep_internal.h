@@ -106,8 +106,8 @@ int sweep_cell_prepare(const struct sweep_spec *s, const char *out,
                        const struct sweep_cell *c);
 /* Command line of STEP (0: generate the trace, 1: run) of cell C into
  * ARGS (room for SWEEP_MAX_ARGS), using BUF (SWEEP_ARGBUF bytes) for the
- * strings. Returns 0, or -1 when a generated cell has no step 0 to run
- * (a trace file's cell starts at step 1). */
+ * strings. Returns 0, or -1 when the command line does not fit, or when
+ * STEP is 0 and the cell's trace is a file (it starts at step 1). */
 #define SWEEP_MAX_ARGS 96
 #define SWEEP_ARGBUF 16384
 int sweep_cell_argv(const struct sweep_spec *s, const char *out,
