@@ -205,6 +205,18 @@ Test(gavel_lp, identical_jobs_get_identical_shares)
     cr_expect_float_eq(v, 3, TOL);
 }
 
+Test(gavel_lp, a_need_that_is_not_positive_is_refused_with_a_reason)
+{
+    static const double coef[2] = {1, 1}, need[2] = {1, 0};
+    static const int32_t gpus[2] = {1, 1}, cap[1] = {1};
+    struct pol_lp lp = {2, 1, coef, need, gpus, cap};
+    double x[2], z;
+    char why[200] = "";
+    cr_expect_eq(pol_lp_solve(&lp, POL_LP_MAX_MIN, x, &z, why, sizeof why),
+                 SIM_EINVAL);
+    cr_expect(strstr(why, "job 1") != NULL, "%s", why);
+}
+
 Test(gavel_lp, no_runnable_job_allocates_nothing)
 {
     double x[4] = {9, 9, 9, 9}, v = 9;
