@@ -50,7 +50,9 @@
  * of the type (the lowest-numbered with room), else spread over nodes in
  * index order when their class may spread; one that finds no room this
  * round waits for the next. Arrivals and finishes inside a round change
- * nothing until it ends (Gavel's mechanism).
+ * nothing until it ends (Gavel's mechanism). A job that ran out of GPU
+ * memory keeps its place and history; the type it failed on is gone from
+ * its allowed types at the next solve.
  * Cost per round: one solve when the job set changed (GLPK simplex over
  * active jobs x types columns; `make bench` times it) and O(P log P) for
  * the P pairs. */
@@ -83,6 +85,7 @@ struct gavel {
     int32_t *rounds;    /* (njobs) rounds taken part in */
     int32_t *plan;      /* (njobs) type this round, or -1 */
     uint32_t *active;   /* (njobs) arrived, not finished, by arrival */
+    uint8_t *listed;    /* (njobs) in active */
     size_t nactive;
     double *coef, *sol; /* (cap, nt) scratch of a solve */
     double *need;       /* (cap) */
@@ -310,13 +313,19 @@ static int realise(struct gavel *g, struct sim *s, size_t np)
     return rc;
 }
 
-/* Drops finished jobs from the active list, keeping arrival order. */
+/* Drops finished (and failed) jobs from the active list, keeping arrival
+ * order. */
 static void compact(struct gavel *g, const struct sim *s)
 {
     size_t n = 0;
-    for (size_t i = 0; i < g->nactive; i++)
-        if (sim_job(s, g->active[i])->state != JOB_COMPLETED)
-            g->active[n++] = g->active[i];
+    for (size_t i = 0; i < g->nactive; i++) {
+        uint32_t j = g->active[i];
+        uint8_t state = sim_job(s, j)->state;
+        if (state == JOB_COMPLETED || state == JOB_FAILED)
+            g->listed[j] = 0;
+        else
+            g->active[n++] = j;
+    }
     g->nactive = n;
 }
 
@@ -357,13 +366,18 @@ static void gavel_arrival(void *state, struct sim *s, uint32_t job)
         g->rounds = calloc(n, sizeof *g->rounds);
         g->plan = malloc(n * sizeof *g->plan);
         g->active = malloc(n * sizeof *g->active);
-        if (!g->x || !g->received || !g->rounds || !g->plan || !g->active) {
+        g->listed = calloc(n, sizeof *g->listed);
+        if (!g->x || !g->received || !g->rounds || !g->plan || !g->active ||
+            !g->listed) {
             g->oom = 1;
             return;
         }
     }
     g->plan[job] = -1;
-    g->active[g->nactive++] = job;
+    if (!g->listed[job]) { /* a job back from running out of memory is */
+        g->listed[job] = 1; /* still listed, at its first arrival */
+        g->active[g->nactive++] = job;
+    }
     g->dirty = 1;
 }
 
@@ -388,6 +402,7 @@ static void gavel_destroy(void *state)
     free(g->rounds);
     free(g->plan);
     free(g->active);
+    free(g->listed);
     free(g->coef);
     free(g->sol);
     free(g->gpus);

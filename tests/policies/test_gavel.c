@@ -249,8 +249,9 @@ static void add_job(struct sim *s, double ta, double tb, double work)
     spec.unit_s[1] = 1 / tb;
     int32_t cls;
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
-    struct sim_job_spec job = {0, work, 1, 0, (uint32_t)sim_njobs(s), cls,
-                               work};
+    struct sim_job_spec job = {.work = work, .num_gpus = 1,
+                               .trace_index = (uint32_t)sim_njobs(s),
+                               .job_class = cls, .est_work = work};
     cr_assert_eq(sim_add_job(s, &job), 0);
 }
 
@@ -327,6 +328,39 @@ Test(gavel_rounds, each_swap_pays_the_restart_overhead)
     struct sim_summary m;
     swap_case(10, &m);
     cr_expect_float_eq(m.overhead_gpu_s, 50, 1e-9); /* 5 restarts of 10 s */
+}
+
+Test(gavel_rounds, a_job_out_of_memory_moves_to_the_type_that_fits)
+{
+    /* A has 1,000 MB, B 4,000; one job of 2,000 MB, T = [2, 1], 200 units.
+     * Alone, its max-min optimum is all of A (2 units/s): it starts there
+     * at 0 and runs out of memory after oom_detect_s = 60 s (the default),
+     * 60 GPU-s wasted. Nothing of the policy runs, so a round starts at
+     * once: A is no longer allowed, X = all of B, 200 s: it ends at 260. */
+    struct cluster *c = th_cluster(
+        "{\"reference_gpu\": \"B\", \"gpu_types\": ["
+        " {\"name\": \"A\", \"memory_mb\": 1000, \"speed\": 1},"
+        " {\"name\": \"B\", \"memory_mb\": 4000, \"speed\": 1}],"
+        " \"nodes\": [{\"gpu_type\": \"A\", \"gpus_per_node\": 1},"
+        "  {\"gpu_type\": \"B\", \"gpus_per_node\": 1}]}");
+    struct sim *s = sim_create(c, 1);
+    struct sim_class_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.unit_s[0] = 0.5;
+    spec.unit_s[1] = 1;
+    int32_t cls;
+    cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
+    struct sim_job_spec job = {.work = 200, .num_gpus = 1, .job_class = cls,
+                               .est_work = 200, .gpu_mem_mb = 2000};
+    cr_assert_eq(sim_add_job(s, &job), 0);
+    run(s, "gavel-maxmin", NULL);
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_expect_float_eq(sim_job(s, 0)->finish_time, 260, 1e-9);
+    cr_expect_eq(m.oom_events, 1);
+    cr_expect_float_eq(m.wasted_gpu_s, 60, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
 }
 
 /* Three identical 300 s jobs on one type of 2 GPUs, rounds of 100 s: X =
@@ -426,8 +460,11 @@ static void random_run(const char *policy, double *finish)
         cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
         int gpus = 1 << gsl_rng_uniform_int(r, 4); /* 1 to 8 */
         double work = 1000 + 20000 * gsl_rng_uniform(r);
-        struct sim_job_spec job = {i * 300.0 * gsl_rng_uniform(r), work, gpus,
-                                   0, (uint32_t)i, cls, work};
+        struct sim_job_spec job = {.submit_time = i * 300.0 *
+                                                  gsl_rng_uniform(r),
+                                   .work = work, .num_gpus = gpus,
+                                   .trace_index = (uint32_t)i,
+                                   .job_class = cls, .est_work = work};
         cr_assert_eq(sim_add_job(s, &job), 0);
     }
     run(s, policy, NULL);
