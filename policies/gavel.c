@@ -80,12 +80,12 @@ struct gavel {
     const struct cluster *c;
     int32_t nt;
     int32_t capacity[SIM_MAX_GPU_TYPES];
-    double *x;          /* (njobs, nt) allocation of the last solve */
-    int32_t *received;  /* (njobs, nt) rounds run on each type */
-    int32_t *rounds;    /* (njobs) rounds taken part in */
-    int32_t *plan;      /* (njobs) type this round, or -1 */
-    uint32_t *active;   /* (njobs) arrived, not finished, by arrival */
-    uint8_t *listed;    /* (njobs) in active */
+    double *x;         /* (njobs, nt) allocation of the last solve */
+    int32_t *received; /* (njobs, nt) rounds run on each type */
+    int32_t *rounds;   /* (njobs) rounds taken part in */
+    int32_t *plan;     /* (njobs) type this round, or -1 */
+    uint32_t *active;  /* (njobs) arrived, not finished, by arrival */
+    uint8_t *listed;   /* (njobs) in active */
     size_t nactive;
     double *coef, *sol; /* (cap, nt) scratch of a solve */
     double *need;       /* (cap) */
@@ -99,8 +99,9 @@ struct gavel {
 };
 
 static const struct pol_param gavel_params[] = {
-    {"round_s", "360", "seconds per round: the allocation is realised "
-                       "round by round (Gavel's default 6 min)"},
+    {"round_s", "360",
+     "seconds per round: the allocation is realised "
+     "round by round (Gavel's default 6 min)"},
     {NULL, NULL, NULL},
 };
 
@@ -186,21 +187,20 @@ static int solve(struct gavel *g, struct sim *s)
         g->need[i] = to_lp_row(g, s, i, row);
         g->gpus[i] = sim_job(s, g->active[i])->num_gpus;
     }
-    struct pol_lp lp = {(int32_t)n, g->nt, g->coef, g->need, g->gpus,
-                        g->capacity};
+    struct pol_lp lp = {(int32_t)n, g->nt,   g->coef,
+                        g->need,    g->gpus, g->capacity};
     char why[200], text[256];
     double value;
-    int rc = pol_lp_solve(&lp, g->goal == GAVEL_FIFO ? POL_LP_MAX_SUM
-                                                     : POL_LP_MAX_MIN,
-                          g->sol, &value, why, sizeof why);
+    int rc = pol_lp_solve(
+        &lp, g->goal == GAVEL_FIFO ? POL_LP_MAX_SUM : POL_LP_MAX_MIN, g->sol,
+        &value, why, sizeof why);
     if (rc == SIM_EINVAL) {
         snprintf(text, sizeof text, "at %.17g s, %zu jobs: %s", sim_now(s), n,
                  why);
         return sim_fail(s, text);
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
-        memcpy(&g->x[g->active[i] * nt], &g->sol[i * nt],
-               nt * sizeof *g->sol);
+        memcpy(&g->x[g->active[i] * nt], &g->sol[i * nt], nt * sizeof *g->sol);
     return rc;
 }
 
@@ -232,8 +232,7 @@ static size_t rank_pairs(struct gavel *g, const struct sim *s)
             g->rounds[j]++;
         for (size_t k = first; k < np; k++) {
             int32_t r = g->received[j * nt + (size_t)g->pairs[k].type];
-            g->pairs[k].prio =
-                r ? g->pairs[k].x * g->rounds[j] / r : INFINITY;
+            g->pairs[k].prio = r ? g->pairs[k].x * g->rounds[j] / r : INFINITY;
         }
     }
     (void)s;
@@ -374,7 +373,7 @@ static void gavel_arrival(void *state, struct sim *s, uint32_t job)
         }
     }
     g->plan[job] = -1;
-    if (!g->listed[job]) { /* a job back from running out of memory is */
+    if (!g->listed[job]) {  /* a job back from running out of memory is */
         g->listed[job] = 1; /* still listed, at its first arrival */
         g->active[g->nactive++] = job;
     }
@@ -415,8 +414,8 @@ static int create(const struct pol_config *cfg, enum gavel_goal goal,
                   void **state)
 {
     const struct cluster *c = cfg->cluster;
-    struct gavel *g = calloc(1, sizeof *g + ((size_t)c->nnodes + 1) *
-                                               sizeof(struct sim_seg));
+    struct gavel *g =
+        calloc(1, sizeof *g + ((size_t)c->nnodes + 1) * sizeof(struct sim_seg));
     if (!g)
         return SIM_ENOMEM;
     g->seg = (struct sim_seg *)(g + 1);
@@ -449,10 +448,10 @@ static int create_fifo(const struct pol_config *cfg, void **state)
     return create(cfg, GAVEL_FIFO, state);
 }
 
-#define GAVEL_OPS(policy, desc, estimates)                                  \
-    .name = policy, .description = desc, .params = gavel_params,            \
-    .needs_estimates = estimates, .preemptive = 1, .destroy = gavel_destroy, \
-    .on_arrival = gavel_arrival, .on_finish = gavel_finish,                 \
+#define GAVEL_OPS(policy, desc, estimates)                                     \
+    .name = policy, .description = desc, .params = gavel_params,               \
+    .needs_estimates = estimates, .preemptive = 1, .destroy = gavel_destroy,   \
+    .on_arrival = gavel_arrival, .on_finish = gavel_finish,                    \
     .schedule = gavel_schedule
 
 const struct pol_ops pol_gavel_maxmin = {
