@@ -54,8 +54,8 @@
  * memory keeps its place and history; the type it failed on is gone from
  * its allowed types at the next solve.
  * Cost per round: one solve when the job set changed (GLPK simplex over
- * active jobs x types columns; `make bench` times it) and O(P log P) for
- * the P pairs. */
+ * groups of identical jobs x types columns, lp.c; `make bench` times it)
+ * and O(P log P) for the P pairs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,7 +217,7 @@ static int by_priority(const void *a, const void *b)
 }
 
 /* The pairs of this round, by priority; returns how many. */
-static size_t rank_pairs(struct gavel *g, const struct sim *s)
+static size_t rank_pairs(struct gavel *g)
 {
     size_t np = 0, nt = (size_t)g->nt;
     for (size_t i = 0; i < g->nactive; i++) {
@@ -235,7 +235,6 @@ static size_t rank_pairs(struct gavel *g, const struct sim *s)
             g->pairs[k].prio = r ? g->pairs[k].x * g->rounds[j] / r : INFINITY;
         }
     }
-    (void)s;
     qsort(g->pairs, np, sizeof *g->pairs, by_priority);
     return np;
 }
@@ -338,7 +337,7 @@ static int round_start(struct gavel *g, struct sim *s)
     if (g->dirty && (rc = solve(g, s)) != 0)
         return rc;
     g->dirty = 0;
-    if ((rc = realise(g, s, rank_pairs(g, s))) != 0 || g->running == 0)
+    if ((rc = realise(g, s, rank_pairs(g))) != 0 || g->running == 0)
         return rc;
     g->in_round = 1;
     g->round_end = sim_now(s) + g->round_s;
