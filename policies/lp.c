@@ -29,8 +29,8 @@
 #include "lp_internal.h"
 #include "sim.h"
 
-/* Slack on z* in the second stage, so that rounding in the first cannot
- * make the second infeasible; far below the tests' 1e-9. */
+/* Relative slack on z* in the second stage, so that rounding in the first
+ * cannot make the second infeasible; far below the tests' 1e-9. */
 #define LP_Z_SLACK 1e-12
 
 struct lp_key { /* a job's row, for grouping */
@@ -196,7 +196,7 @@ static int solve_built(struct lp_build *b, int zcol, double scale,
     }
     double z = glp_get_obj_val(b->p);
     *value = z * scale / need_scale;
-    glp_set_col_bnds(b->p, zcol, GLP_LO, fmax(z - LP_Z_SLACK, 0), 0);
+    glp_set_col_bnds(b->p, zcol, GLP_LO, fmax(z * (1 - LP_Z_SLACK), 0), 0);
     glp_set_obj_coef(b->p, zcol, 0);
     for (int32_t g = 0; g < b->ngroups; g++)
         for (int32_t t = 0; t < b->lp->ntypes; t++) {
