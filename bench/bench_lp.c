@@ -75,7 +75,8 @@ int main(int argc, char **argv)
     if (classes > 0)
         snprintf(what, sizeof what, "%d classes", classes);
     printf("   %5d jobs x 3 types, %-18s %8.1f ms per solve (best), %8.1f "
-           "(median of %d)\n", n, what, ms[0], ms[reps / 2], reps);
+           "(median of %d)\n",
+           n, what, ms[0], ms[reps / 2], reps);
     gsl_rng_free(r);
     free(coef);
     free(x);

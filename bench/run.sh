@@ -88,6 +88,19 @@ echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
 OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
 
 echo
+echo "== hetsim sweep: 200 cells (5 policies x 40 seeds, noisy:0.5 estimates)"
+echo "   on Gavel's trace 6214e9 and gavel-108 (bench/sweep-200.json)"
+for j in 1 2; do
+  rm -rf "$work/sweep"
+  start=$(date +%s.%N)
+  "$hetsim" sweep "$here/sweep-200.json" -q -j "$j" --out "$work/sweep"
+  end=$(date +%s.%N)
+  awk -v j="$j" -v wall0="$start" -v wall1="$end" 'BEGIN {
+    printf "   -j %d   %7.2f s   %6.1f cells/s\n", j, wall1 - wall0,
+      200 / (wall1 - wall0) }'
+done
+
+echo
 echo "== gavel-maxmin: Gavel's max-min LP (GLPK simplex) on gavel-108's 3 types"
 echo "   one solve, random throughputs, 1/2/4/8-GPU jobs (bench/bench_lp.c); jobs"
 echo "   of one class are one group of the LP (Gavel's traces: 26 job types x GPU counts):"

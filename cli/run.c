@@ -58,14 +58,14 @@ static void run_usage(void)
         "gpu_mem_peak)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
+        "      --round-s S       round length of the gavel-* policies "
+        "(--policy-opt round_s=S)\n"
         "      --oom-detect-s S  a job started on a GPU type with less memory "
         "than it needs\n"
         "                        fails after S seconds (default 60), wasting "
         "that GPU time,\n"
         "                        and waits again without that type (README, "
         "\"Memory\")\n"
-        "      --round-s S       round length of the gavel-* policies "
-        "(--policy-opt round_s=S)\n"
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
@@ -356,8 +356,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"backfill", required_argument, NULL, 'F'},
         {"estimates", required_argument, NULL, 'E'},
         {"restart-overhead", required_argument, NULL, 'R'},
-        {"oom-detect-s", required_argument, NULL, 'M'},
         {"round-s", required_argument, NULL, 'W'},
+        {"oom-detect-s", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -387,8 +387,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'F':
         case 'E':
         case 'R':
-        case 'M':
         case 'W':
+        case 'M':
             if (policy_option(opt, optarg, cfg) != 0)
                 return CLI_USAGE;
             break;

@@ -50,10 +50,12 @@
  * of the type (the lowest-numbered with room), else spread over nodes in
  * index order when their class may spread; one that finds no room this
  * round waits for the next. Arrivals and finishes inside a round change
- * nothing until it ends (Gavel's mechanism).
+ * nothing until it ends (Gavel's mechanism). A job that ran out of GPU
+ * memory keeps its place and history; the type it failed on is gone from
+ * its allowed types at the next solve.
  * Cost per round: one solve when the job set changed (GLPK simplex over
- * active jobs x types columns; `make bench` times it) and O(P log P) for
- * the P pairs. */
+ * groups of identical jobs x types columns, lp.c; `make bench` times it)
+ * and O(P log P) for the P pairs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +80,12 @@ struct gavel {
     const struct cluster *c;
     int32_t nt;
     int32_t capacity[SIM_MAX_GPU_TYPES];
-    double *x;          /* (njobs, nt) allocation of the last solve */
-    int32_t *received;  /* (njobs, nt) rounds run on each type */
-    int32_t *rounds;    /* (njobs) rounds taken part in */
-    int32_t *plan;      /* (njobs) type this round, or -1 */
-    uint32_t *active;   /* (njobs) arrived, not finished, by arrival */
+    double *x;         /* (njobs, nt) allocation of the last solve */
+    int32_t *received; /* (njobs, nt) rounds run on each type */
+    int32_t *rounds;   /* (njobs) rounds taken part in */
+    int32_t *plan;     /* (njobs) type this round, or -1 */
+    uint32_t *active;  /* (njobs) arrived, not finished, by arrival */
+    uint8_t *listed;   /* (njobs) in active */
     size_t nactive;
     double *coef, *sol; /* (cap, nt) scratch of a solve */
     double *need;       /* (cap) */
@@ -96,8 +99,9 @@ struct gavel {
 };
 
 static const struct pol_param gavel_params[] = {
-    {"round_s", "360", "seconds per round: the allocation is realised "
-                       "round by round (Gavel's default 6 min)"},
+    {"round_s", "360",
+     "seconds per round: the allocation is realised "
+     "round by round (Gavel's default 6 min)"},
     {NULL, NULL, NULL},
 };
 
@@ -183,21 +187,20 @@ static int solve(struct gavel *g, struct sim *s)
         g->need[i] = to_lp_row(g, s, i, row);
         g->gpus[i] = sim_job(s, g->active[i])->num_gpus;
     }
-    struct pol_lp lp = {(int32_t)n, g->nt, g->coef, g->need, g->gpus,
-                        g->capacity};
+    struct pol_lp lp = {(int32_t)n, g->nt,   g->coef,
+                        g->need,    g->gpus, g->capacity};
     char why[200], text[256];
     double value;
-    int rc = pol_lp_solve(&lp, g->goal == GAVEL_FIFO ? POL_LP_MAX_SUM
-                                                     : POL_LP_MAX_MIN,
-                          g->sol, &value, why, sizeof why);
+    int rc = pol_lp_solve(
+        &lp, g->goal == GAVEL_FIFO ? POL_LP_MAX_SUM : POL_LP_MAX_MIN, g->sol,
+        &value, why, sizeof why);
     if (rc == SIM_EINVAL) {
         snprintf(text, sizeof text, "at %.17g s, %zu jobs: %s", sim_now(s), n,
                  why);
         return sim_fail(s, text);
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
-        memcpy(&g->x[g->active[i] * nt], &g->sol[i * nt],
-               nt * sizeof *g->sol);
+        memcpy(&g->x[g->active[i] * nt], &g->sol[i * nt], nt * sizeof *g->sol);
     return rc;
 }
 
@@ -214,7 +217,7 @@ static int by_priority(const void *a, const void *b)
 }
 
 /* The pairs of this round, by priority; returns how many. */
-static size_t rank_pairs(struct gavel *g, const struct sim *s)
+static size_t rank_pairs(struct gavel *g)
 {
     size_t np = 0, nt = (size_t)g->nt;
     for (size_t i = 0; i < g->nactive; i++) {
@@ -229,11 +232,9 @@ static size_t rank_pairs(struct gavel *g, const struct sim *s)
             g->rounds[j]++;
         for (size_t k = first; k < np; k++) {
             int32_t r = g->received[j * nt + (size_t)g->pairs[k].type];
-            g->pairs[k].prio =
-                r ? g->pairs[k].x * g->rounds[j] / r : INFINITY;
+            g->pairs[k].prio = r ? g->pairs[k].x * g->rounds[j] / r : INFINITY;
         }
     }
-    (void)s;
     qsort(g->pairs, np, sizeof *g->pairs, by_priority);
     return np;
 }
@@ -310,13 +311,19 @@ static int realise(struct gavel *g, struct sim *s, size_t np)
     return rc;
 }
 
-/* Drops finished jobs from the active list, keeping arrival order. */
+/* Drops finished (and failed) jobs from the active list, keeping arrival
+ * order. */
 static void compact(struct gavel *g, const struct sim *s)
 {
     size_t n = 0;
-    for (size_t i = 0; i < g->nactive; i++)
-        if (sim_job(s, g->active[i])->state != JOB_COMPLETED)
-            g->active[n++] = g->active[i];
+    for (size_t i = 0; i < g->nactive; i++) {
+        uint32_t j = g->active[i];
+        uint8_t state = sim_job(s, j)->state;
+        if (state == JOB_COMPLETED || state == JOB_FAILED)
+            g->listed[j] = 0;
+        else
+            g->active[n++] = j;
+    }
     g->nactive = n;
 }
 
@@ -330,7 +337,7 @@ static int round_start(struct gavel *g, struct sim *s)
     if (g->dirty && (rc = solve(g, s)) != 0)
         return rc;
     g->dirty = 0;
-    if ((rc = realise(g, s, rank_pairs(g, s))) != 0 || g->running == 0)
+    if ((rc = realise(g, s, rank_pairs(g))) != 0 || g->running == 0)
         return rc;
     g->in_round = 1;
     g->round_end = sim_now(s) + g->round_s;
@@ -357,13 +364,18 @@ static void gavel_arrival(void *state, struct sim *s, uint32_t job)
         g->rounds = calloc(n, sizeof *g->rounds);
         g->plan = malloc(n * sizeof *g->plan);
         g->active = malloc(n * sizeof *g->active);
-        if (!g->x || !g->received || !g->rounds || !g->plan || !g->active) {
+        g->listed = calloc(n, sizeof *g->listed);
+        if (!g->x || !g->received || !g->rounds || !g->plan || !g->active ||
+            !g->listed) {
             g->oom = 1;
             return;
         }
     }
     g->plan[job] = -1;
-    g->active[g->nactive++] = job;
+    if (!g->listed[job]) {  /* a job back from running out of memory is */
+        g->listed[job] = 1; /* still listed, at its first arrival */
+        g->active[g->nactive++] = job;
+    }
     g->dirty = 1;
 }
 
@@ -388,6 +400,7 @@ static void gavel_destroy(void *state)
     free(g->rounds);
     free(g->plan);
     free(g->active);
+    free(g->listed);
     free(g->coef);
     free(g->sol);
     free(g->gpus);
@@ -400,8 +413,8 @@ static int create(const struct pol_config *cfg, enum gavel_goal goal,
                   void **state)
 {
     const struct cluster *c = cfg->cluster;
-    struct gavel *g = calloc(1, sizeof *g + ((size_t)c->nnodes + 1) *
-                                               sizeof(struct sim_seg));
+    struct gavel *g =
+        calloc(1, sizeof *g + ((size_t)c->nnodes + 1) * sizeof(struct sim_seg));
     if (!g)
         return SIM_ENOMEM;
     g->seg = (struct sim_seg *)(g + 1);
@@ -434,10 +447,10 @@ static int create_fifo(const struct pol_config *cfg, void **state)
     return create(cfg, GAVEL_FIFO, state);
 }
 
-#define GAVEL_OPS(policy, desc, estimates)                                  \
-    .name = policy, .description = desc, .params = gavel_params,            \
-    .needs_estimates = estimates, .preemptive = 1, .destroy = gavel_destroy, \
-    .on_arrival = gavel_arrival, .on_finish = gavel_finish,                 \
+#define GAVEL_OPS(policy, desc, estimates)                                     \
+    .name = policy, .description = desc, .params = gavel_params,               \
+    .needs_estimates = estimates, .preemptive = 1, .destroy = gavel_destroy,   \
+    .on_arrival = gavel_arrival, .on_finish = gavel_finish,                    \
     .schedule = gavel_schedule
 
 const struct pol_ops pol_gavel_maxmin = {

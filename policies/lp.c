@@ -29,8 +29,8 @@
 #include "lp_internal.h"
 #include "sim.h"
 
-/* Slack on z* in the second stage, so that rounding in the first cannot
- * make the second infeasible; far below the tests' 1e-9. */
+/* Relative slack on z* in the second stage, so that rounding in the first
+ * cannot make the second infeasible; far below the tests' 1e-9. */
 #define LP_Z_SLACK 1e-12
 
 struct lp_key { /* a job's row, for grouping */
@@ -42,7 +42,7 @@ struct lp_key { /* a job's row, for grouping */
 struct lp_build {
     const struct pol_lp *lp;
     glp_prob *p;
-    int *ia, *ja;       /* (nnz + 1) GLPK counts from 1 */
+    int *ia, *ja; /* (nnz + 1) GLPK counts from 1 */
     double *ar;
     int nnz;
     struct lp_key *key; /* (njobs) sorted: groups are runs of equal rows */
@@ -170,20 +170,21 @@ static int simplex(glp_prob *p, const char *stage, char *why, size_t cap)
     if (rc == 0 && status == GLP_OPT)
         return 0;
     if (rc != 0)
-        snprintf(why, cap, "GLPK's simplex failed in the %s (glp_simplex "
-                 "returned %d)", stage, rc);
+        snprintf(why, cap,
+                 "GLPK's simplex failed in the %s (glp_simplex "
+                 "returned %d)",
+                 stage, rc);
     else
-        snprintf(why, cap, "GLPK found no optimum in the %s (status %s)",
-                 stage, status == GLP_NOFEAS  ? "infeasible"
-                        : status == GLP_UNBND ? "unbounded"
-                                              : "not optimal");
+        snprintf(why, cap, "GLPK found no optimum in the %s (status %s)", stage,
+                 status == GLP_NOFEAS  ? "infeasible"
+                 : status == GLP_UNBND ? "unbounded"
+                                       : "not optimal");
     return SIM_EINVAL;
 }
 
 /* Both stages of max-min, or the one of max-sum, on the built problem. */
 static int solve_built(struct lp_build *b, int zcol, double scale,
-                       double need_scale, double *value, char *why,
-                       size_t cap)
+                       double need_scale, double *value, char *why, size_t cap)
 {
     glp_scale_prob(b->p, GLP_SF_AUTO);
     int rc = simplex(b->p, zcol ? "max-min stage" : "LP", why, cap);
@@ -195,7 +196,7 @@ static int solve_built(struct lp_build *b, int zcol, double scale,
     }
     double z = glp_get_obj_val(b->p);
     *value = z * scale / need_scale;
-    glp_set_col_bnds(b->p, zcol, GLP_LO, fmax(z - LP_Z_SLACK, 0), 0);
+    glp_set_col_bnds(b->p, zcol, GLP_LO, fmax(z * (1 - LP_Z_SLACK), 0), 0);
     glp_set_obj_coef(b->p, zcol, 0);
     for (int32_t g = 0; g < b->ngroups; g++)
         for (int32_t t = 0; t < b->lp->ntypes; t++) {
@@ -220,8 +221,10 @@ int pol_lp_solve(const struct pol_lp *lp, enum pol_lp_goal goal, double *x,
     for (size_t j = 0; j < n; j++) {
         double need = lp->need ? lp->need[j] : 1;
         if (!(need > 0 && need < INFINITY)) {
-            snprintf(why, cap, "job %zu of the LP needs %g, not a positive "
-                     "number", j, need);
+            snprintf(why, cap,
+                     "job %zu of the LP needs %g, not a positive "
+                     "number",
+                     j, need);
             return SIM_EINVAL;
         }
         need_scale = fmax(need_scale, need);

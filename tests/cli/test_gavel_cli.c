@@ -17,11 +17,14 @@ static char gv_a[1 << 16], gv_b[1 << 16];
 static void run_maxmin(const char *dir, const char *out)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "run -q --trace %s/small.csv --cluster "
+    snprintf(cmd, sizeof cmd,
+             "run -q --trace %s/small.csv --cluster "
              "%s/small.json --policy gavel-maxmin --round-s 60 "
-             "--restart-overhead 5 --out %s", CDATA, CDATA, out);
-    cr_assert_eq(clitest_run(dir, cmd, gv_out, sizeof gv_out, gv_err,
-                             sizeof gv_err), 0, "%s", gv_err);
+             "--restart-overhead 5 --out %s",
+             CDATA, CDATA, out);
+    cr_assert_eq(
+        clitest_run(dir, cmd, gv_out, sizeof gv_out, gv_err, sizeof gv_err), 0,
+        "%s", gv_err);
 }
 
 static void expect_same_file(const char *dir, const char *name)
@@ -47,8 +50,9 @@ Test(gavel_cli, round_s_reaches_the_policy_and_runs_repeat_exactly)
     snprintf(path, sizeof path, "%s/a/summary.json", dir);
     clitest_read_file(path, gv_a, sizeof gv_a);
     const char *opt = strstr(gv_a, "\"round_s\":");
-    cr_expect(opt && strncmp(opt + strspn(opt + 10, "\t ") + 10, "\"60\"", 4)
-                         == 0, "%s", gv_a);
+    cr_expect(opt &&
+                  strncmp(opt + strspn(opt + 10, "\t ") + 10, "\"60\"", 4) == 0,
+              "%s", gv_a);
     /* j5 asks 8 GPUs of one type, and the cluster has 4 of each. */
     cr_expect(strstr(gv_a, "\"jobs_completed\":\t6,"), "%s", gv_a);
     cr_expect(strstr(gv_a, "\"jobs_unschedulable\":\t1,"), "%s", gv_a);
@@ -58,10 +62,12 @@ Test(gavel_cli, round_s_reaches_the_policy_and_runs_repeat_exactly)
 Test(gavel_cli, round_s_on_a_policy_without_rounds_is_a_usage_error)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "run -q --trace %s/small.csv --cluster "
+    snprintf(cmd, sizeof cmd,
+             "run -q --trace %s/small.csv --cluster "
              "%s/small.json --policy fifo --round-s 60 --out /nonexistent",
              CDATA, CDATA);
-    cr_expect_eq(clitest_run(NULL, cmd, gv_out, sizeof gv_out, gv_err,
-                             sizeof gv_err), 2);
+    cr_expect_eq(
+        clitest_run(NULL, cmd, gv_out, sizeof gv_out, gv_err, sizeof gv_err),
+        2);
     cr_expect(strstr(gv_err, "round_s"), "%s", gv_err);
 }

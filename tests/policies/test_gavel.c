@@ -22,8 +22,8 @@ static void solve2(const double coef[4], const int32_t cap[2],
     static const int32_t gpus[2] = {1, 1};
     struct pol_lp lp = {2, 2, coef, NULL, gpus, cap};
     char why[200] = "";
-    cr_assert_eq(pol_lp_solve(&lp, goal, x, value, why, sizeof why), 0,
-                 "%s", why);
+    cr_assert_eq(pol_lp_solve(&lp, goal, x, value, why, sizeof why), 0, "%s",
+                 why);
 }
 
 static void expect_x(const double *x, const double *want, int n)
@@ -38,7 +38,8 @@ static void expect_x(const double *x, const double *want, int n)
  * on each type, E1 = (a + b)/2, E2 = (c + d)/2; the LP's coefficients are
  * T / E. An optimum uses both GPUs all the time (raising any X[j][t] only
  * raises v_j), so X = [[x, 1-x], [1-x, x]]:
- *   rho1(x) = 2 (b + (a - b) x) / (a + b),  rho2(x) = 2 (c + (d - c) x) / (c + d).
+ *   rho1(x) = 2 (b + (a - b) x) / (a + b),
+ *   rho2(x) = 2 (c + (d - c) x) / (c + d).
  * Both are 1 at x = 1/2. If a > b and d > c (each prefers another type),
  * both grow with x: x = 1, z = min(2a/(a+b), 2d/(c+d)). If a > b and c > d
  * (type 1 dominates for both), rho1 grows and rho2 falls: x = 1/2, z = 1,
@@ -46,8 +47,8 @@ static void expect_x(const double *x, const double *want, int n)
 static void maxmin_2x2(double a, double b, double c, double d, double *x,
                        double *z)
 {
-    const double coef[4] = {2 * a / (a + b), 2 * b / (a + b),
-                            2 * c / (c + d), 2 * d / (c + d)};
+    const double coef[4] = {2 * a / (a + b), 2 * b / (a + b), 2 * c / (c + d),
+                            2 * d / (c + d)};
     solve2(coef, (const int32_t[]){1, 1}, POL_LP_MAX_MIN, x, z);
 }
 
@@ -75,7 +76,7 @@ Test(gavel_lp, the_closed_form_holds_over_a_range_of_matrices)
 {
     /* Both cases of the closed form over matrices with a > b, for d > c
      * and for c > d (ratios never equal, so the optimum is unique). */
-    static const double m[][4] = {{5, 1, 1, 7},   {2, 1, 1, 9}, {10, 9, 2, 3},
+    static const double m[][4] = {{5, 1, 1, 7},     {2, 1, 1, 9}, {10, 9, 2, 3},
                                   {1.5, 1, 1, 1.2}, {6, 1, 5, 4}, {9, 2, 7, 6},
                                   {3, 2, 8, 1}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
@@ -205,6 +206,18 @@ Test(gavel_lp, identical_jobs_get_identical_shares)
     cr_expect_float_eq(v, 3, TOL);
 }
 
+Test(gavel_lp, a_need_that_is_not_positive_is_refused_with_a_reason)
+{
+    static const double coef[2] = {1, 1}, need[2] = {1, 0};
+    static const int32_t gpus[2] = {1, 1}, cap[1] = {1};
+    struct pol_lp lp = {2, 1, coef, need, gpus, cap};
+    double x[2], z;
+    char why[200] = "";
+    cr_expect_eq(pol_lp_solve(&lp, POL_LP_MAX_MIN, x, &z, why, sizeof why),
+                 SIM_EINVAL);
+    cr_expect(strstr(why, "job 1") != NULL, "%s", why);
+}
+
 Test(gavel_lp, no_runnable_job_allocates_nothing)
 {
     double x[4] = {9, 9, 9, 9}, v = 9;
@@ -237,8 +250,11 @@ static void add_job(struct sim *s, double ta, double tb, double work)
     spec.unit_s[1] = 1 / tb;
     int32_t cls;
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
-    struct sim_job_spec job = {0, work, 1, 0, (uint32_t)sim_njobs(s), cls,
-                               work, 0, 0};
+    struct sim_job_spec job = {.work = work,
+                               .num_gpus = 1,
+                               .trace_index = (uint32_t)sim_njobs(s),
+                               .job_class = cls,
+                               .est_work = work};
     cr_assert_eq(sim_add_job(s, &job), 0);
 }
 
@@ -246,9 +262,12 @@ static void run(struct sim *s, const char *policy, const char *round_s)
 {
     const char *keys[1] = {"round_s"}, *values[1] = {round_s};
     char why[256] = "";
-    struct pol_config cfg = {.cluster = sim_cluster(s), .has_estimates = 1,
-                             .keys = keys, .values = values,
-                             .nopts = round_s ? 1 : 0, .error = why,
+    struct pol_config cfg = {.cluster = sim_cluster(s),
+                             .has_estimates = 1,
+                             .keys = keys,
+                             .values = values,
+                             .nopts = round_s ? 1 : 0,
+                             .error = why,
                              .error_cap = sizeof why};
     cr_assert_eq(th_bind_run(s, th_find(policy), &cfg, NULL), 0, "%s", why);
 }
@@ -317,6 +336,42 @@ Test(gavel_rounds, each_swap_pays_the_restart_overhead)
     cr_expect_float_eq(m.overhead_gpu_s, 50, 1e-9); /* 5 restarts of 10 s */
 }
 
+Test(gavel_rounds, a_job_out_of_memory_moves_to_the_type_that_fits)
+{
+    /* A has 1,000 MB, B 4,000; one job of 2,000 MB, T = [2, 1], 200 units.
+     * Alone, its max-min optimum is all of A (2 units/s): it starts there
+     * at 0 and runs out of memory after oom_detect_s = 60 s (the default),
+     * 60 GPU-s wasted. Nothing of the policy runs, so a round starts at
+     * once: A is no longer allowed, X = all of B, 200 s: it ends at 260. */
+    struct cluster *c =
+        th_cluster("{\"reference_gpu\": \"B\", \"gpu_types\": ["
+                   " {\"name\": \"A\", \"memory_mb\": 1000, \"speed\": 1},"
+                   " {\"name\": \"B\", \"memory_mb\": 4000, \"speed\": 1}],"
+                   " \"nodes\": [{\"gpu_type\": \"A\", \"gpus_per_node\": 1},"
+                   "  {\"gpu_type\": \"B\", \"gpus_per_node\": 1}]}");
+    struct sim *s = sim_create(c, 1);
+    struct sim_class_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.unit_s[0] = 0.5;
+    spec.unit_s[1] = 1;
+    int32_t cls;
+    cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
+    struct sim_job_spec job = {.work = 200,
+                               .num_gpus = 1,
+                               .job_class = cls,
+                               .est_work = 200,
+                               .gpu_mem_mb = 2000};
+    cr_assert_eq(sim_add_job(s, &job), 0);
+    run(s, "gavel-maxmin", NULL);
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_expect_float_eq(sim_job(s, 0)->finish_time, 260, 1e-9);
+    cr_expect_eq(m.oom_events, 1);
+    cr_expect_float_eq(m.wasted_gpu_s, 60, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
 /* Three identical 300 s jobs on one type of 2 GPUs, rounds of 100 s: X =
  * 2/3 each (max-min of x_i with sum 2). Priorities 2/3 * R / r:
  *  t=0   all infinite: j0, j1 run
@@ -377,14 +432,17 @@ Test(gavel_rounds, makespan_needs_estimates_and_round_s_must_be_positive)
     struct cluster *c = two_gpus();
     struct sim *s = sim_create(c, 1);
     char why[256] = "";
-    struct pol_config cfg = {.cluster = c, .error = why,
-                             .error_cap = sizeof why};
+    struct pol_config cfg = {
+        .cluster = c, .error = why, .error_cap = sizeof why};
     cr_expect_eq(th_bind_run(s, th_find("gavel-makespan"), &cfg, NULL),
                  SIM_EINVAL);
     cr_expect(strstr(why, "estimates") != NULL, "%s", why);
     const char *keys[1] = {"round_s"}, *values[1] = {"0"};
-    cfg = (struct pol_config){.cluster = c, .keys = keys, .values = values,
-                              .nopts = 1, .error = why,
+    cfg = (struct pol_config){.cluster = c,
+                              .keys = keys,
+                              .values = values,
+                              .nopts = 1,
+                              .error = why,
                               .error_cap = sizeof why};
     cr_expect_eq(th_bind_run(s, th_find("gavel-maxmin"), &cfg, NULL),
                  SIM_EINVAL);
@@ -414,8 +472,13 @@ static void random_run(const char *policy, double *finish)
         cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
         int gpus = 1 << gsl_rng_uniform_int(r, 4); /* 1 to 8 */
         double work = 1000 + 20000 * gsl_rng_uniform(r);
-        struct sim_job_spec job = {i * 300.0 * gsl_rng_uniform(r), work, gpus,
-                                   0, (uint32_t)i, cls, work, 0, 0};
+        struct sim_job_spec job = {.submit_time =
+                                       i * 300.0 * gsl_rng_uniform(r),
+                                   .work = work,
+                                   .num_gpus = gpus,
+                                   .trace_index = (uint32_t)i,
+                                   .job_class = cls,
+                                   .est_work = work};
         cr_assert_eq(sim_add_job(s, &job), 0);
     }
     run(s, policy, NULL);
