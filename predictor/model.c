@@ -261,6 +261,8 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     m->w_att = gru_first && m->g > 0 ? m->g : m->c;
     m->p = (!gru_first || arch->n_attn == 0) && m->g > 0 ? m->g : m->w_att;
     m->nparams = layout_params(m, NULL, &m->w);
+    m->chunk = m->nparams * sizeof(float) <= (1u << 20) ? PRED_CHUNK_SMALL
+                                                        : PRED_CHUNK_LARGE;
     m->params = calloc(m->nparams, sizeof *m->params);
     m->grads = calloc(m->nparams, sizeof *m->grads);
     m->m1 = calloc(m->nparams, sizeof *m->m1);
