@@ -28,8 +28,9 @@ void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
                     row[j] = pred_exp(row[j] - mx);
                     sum += row[j];
                 }
+                pfloat inv = (pfloat)(1 / sum);
                 for (int j = 0; j < t; j++)
-                    row[j] = (pfloat)(row[j] / sum);
+                    row[j] *= inv;
             }
             pfloat *o = out + (size_t)b * (size_t)t * (size_t)a +
                         (size_t)h * (size_t)hd;

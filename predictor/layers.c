@@ -55,11 +55,12 @@ void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
 void pred_linear_forward(pfloat *out, const pfloat *inp, const pfloat *w,
                          const pfloat *b, int n, int ic, int oc)
 {
-    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, 0, out, oc);
+    /* The bias first, then the product added to it: BLAS would otherwise
+     * clear OUT (beta 0) only for the bias to be added in another pass. */
     if (b)
         for (int i = 0; i < n; i++)
-            for (int o = 0; o < oc; o++)
-                out[i * oc + o] += b[o];
+            memcpy(out + (size_t)i * (size_t)oc, b, (size_t)oc * sizeof *out);
+    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, b ? 1 : 0, out, oc);
 }
 
 void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
@@ -134,9 +135,9 @@ void pred_relu_forward(pfloat *out, const pfloat *inp, size_t n)
 void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
                         size_t n)
 {
+    /* Without a branch: half the signs are random, mispredicted. */
     for (size_t i = 0; i < n; i++)
-        if (out[i] > 0)
-            dinp[i] += dout[i];
+        dinp[i] += out[i] > 0 ? dout[i] : 0;
 }
 
 void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,

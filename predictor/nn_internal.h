@@ -18,12 +18,15 @@ typedef double pfloat;
 #else
 typedef float pfloat;
 #define pred_exp expf
-#define pred_tanh tanhf
+/* tanh from expf: glibc's tanhf costs about three expf */
+#define pred_tanh(x) (1 - 2 / (expf(2 * (x)) + 1))
 #endif
 
-#define PRED_CKPT_VERSION 1u
-#define PRED_MAX_BATCH_PREDICT 256
-#define PRED_CHUNK 32 /* rows a training step runs through at once */
+#define PRED_CKPT_VERSION 1u /* checkpoint.c */
+/* Rows run through at once (pred_model.chunk): few for a small model, whose
+ * activations then stay in cache; more for one of over 1 MiB of weights. */
+#define PRED_CHUNK_SMALL 8
+#define PRED_CHUNK_LARGE 32
 
 /* C = alpha op(A) op(B) + beta C, row-major, through CBLAS unless
  * pred_naive_kernels is set (tests). */
@@ -97,10 +100,9 @@ void pred_gru_backward(pfloat *dinp, const struct pred_gru_dw *dw,
                        int t, int c, int hs, int reverse);
 
 /* Multi-head self-attention core, no mask: qkv (B, T, 3A) with A = NH*HD,
- * att (B, NH, T, T) softmax weights, out (B, T, A). */
+ * att (B, NH, T, T) softmax, out (B, T, A); backward's SCRATCH: T*T. */
 void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
                             int bsz, int t, int nh, int hd);
-/* SCRATCH: T*T pfloats. */
 void pred_attention_backward(pfloat *dqkv, const pfloat *dout,
                              const pfloat *qkv, const pfloat *att,
                              pfloat *scratch, int bsz, int t, int nh, int hd);
@@ -170,7 +172,7 @@ struct pred_model {
     pfloat *params, *grads, *m1, *v1; /* one block each */
     struct pred_weights w, dw;
     long adam_t;
-    int bmax; /* activations sized for this batch */
+    int bmax, chunk; /* activations sized for BMAX rows; rows at once */
     size_t nacts;
     pfloat *acts, *dacts; /* one block each */
     struct pred_acts a, da;
@@ -184,10 +186,9 @@ int pred_acts_reserve(struct pred_model *m, int bsz);
 void pred_forward(struct pred_model *m, int bsz, int train);
 /* Backward from dloss/dy in m->da.y; adds into m->grads. */
 void pred_backward(struct pred_model *m, int bsz);
-/* One optimisation step on BSZ rows (x standardized, y standardized):
- * zero grads, forward, MSE, backward (PRED_CHUNK rows at a time; needs
- * activations for min(BSZ, PRED_CHUNK) rows), clip, + l2 * w, Adam.
- * Returns the batch loss before the step. */
+/* One optimisation step on BSZ rows (x, y standardized): zero grads,
+ * forward, MSE, backward (m->chunk rows at a time; needs activations for
+ * min(BSZ, chunk) rows), clip, + l2 * w, Adam. Returns the loss before. */
 double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
                        int bsz, double lr, const struct pred_train_opts *o);
 /* Builds the model's layout and allocations (no initialisation). */

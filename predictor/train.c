@@ -62,8 +62,8 @@ double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
     size_t t = (size_t)m->t;
     double loss = 0;
     memset(m->grads, 0, m->nparams * sizeof *m->grads);
-    for (int s = 0; s < bsz; s += PRED_CHUNK) {
-        int nb = bsz - s < PRED_CHUNK ? bsz - s : PRED_CHUNK;
+    for (int s = 0; s < bsz; s += m->chunk) {
+        int nb = bsz - s < m->chunk ? bsz - s : m->chunk;
         memcpy(m->a.x, x + (size_t)s * t, (size_t)nb * t * sizeof *x);
         pred_forward(m, nb, 1);
         for (int i = 0; i < nb; i++) {
@@ -178,7 +178,7 @@ int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
     size_t *perm = malloc(n * sizeof *perm);
     int rc = -1;
     if (!xs || !ys || !xb || !yb || !perm ||
-        pred_acts_reserve(m, bs < PRED_CHUNK ? (int)bs : PRED_CHUNK) < 0) {
+        pred_acts_reserve(m, bs < (size_t)m->chunk ? (int)bs : m->chunk) < 0) {
         fail(err, errlen, "out of memory", 0);
         goto done;
     }
@@ -214,10 +214,8 @@ int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
                  char *err, size_t errlen)
 {
     size_t t = (size_t)m->t;
-    int cap = m->bmax > 0 ? m->bmax : 1;
-    if (n > (size_t)cap && cap < PRED_MAX_BATCH_PREDICT)
-        cap = n < PRED_MAX_BATCH_PREDICT ? (int)n : PRED_MAX_BATCH_PREDICT;
-    if (pred_acts_reserve(m, cap) < 0)
+    int cap = m->chunk;
+    if (pred_acts_reserve(m, n < (size_t)cap ? (int)n : cap) < 0)
         return fail(err, errlen, "out of memory", 0);
     for (size_t s = 0; s < n; s += (size_t)cap) {
         size_t nb = n - s < (size_t)cap ? n - s : (size_t)cap;
