@@ -99,6 +99,15 @@ static int write_splits(const struct cmp *c)
                 put(a.f, metric(m, j), ",");
             fprintf(a.f, "%s\n", c->models[mi].choice[k]);
         }
+    for (size_t mi = 0; c->loo && mi < c->nmodels; mi++) {
+        struct pred_metrics m;
+        pred_metrics_compute(c->t->y, c->models[mi].pooled, c->t->n, &m);
+        fprintf(a.f, "%s,pooled,\"every row held out once\",%zu,",
+                c->models[mi].spec.name, c->t->n);
+        for (int j = 0; j < NMETRICS; j++)
+            put(a.f, metric(&m, j), ",");
+        fprintf(a.f, "\n");
+    }
     return commit(&a, "splits.csv");
 }
 
@@ -158,6 +167,17 @@ void pcmp_print_table(const struct cmp *c, const char *target)
                mean_of(c, cm, RMSE, NULL), mean_of(c, cm, MAE, NULL),
                mean_of(c, cm, MAPE, NULL), r2, r2_sd, cm->train_s / n,
                cm->infer_us / n);
+    }
+    if (c->loo) {
+        printf("Pooled: every row predicted by the model that did not see "
+               "its group\n");
+        for (size_t mi = 0; mi < c->nmodels; mi++) {
+            struct pred_metrics m;
+            pred_metrics_compute(c->t->y, c->models[mi].pooled, c->t->n, &m);
+            printf("%-12s %11.4g %12s %11.4g %11.4g %8.2f %8.4f\n",
+                   c->models[mi].spec.name, m.mse, "", m.rmse, m.mae, m.mape,
+                   m.r2);
+        }
     }
     printf("Metrics on the test rows in original units, mean over splits. "
            "ExtraTrees,\nCatBoost and LightGBM (in the papers' tables) are "

@@ -16,6 +16,8 @@ struct cmp_model {
     double infer_us;        /* per test row, summed over splits */
     double *pred0;          /* (ntest0) predictions of split 0 */
     double *loss;           /* (nloss) training loss of split 0 */
+    double *pooled;         /* (n) leave-one-out: each row's prediction
+                               from the split that held it out */
     size_t nloss;
 };
 

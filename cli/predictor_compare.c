@@ -201,11 +201,16 @@ static int run_all(struct cmp *c, int progress)
             if (progress)
                 fprintf(stderr, "\rsplit %zu/%zu: %-12s", k + 1, c->nsplits,
                         c->models[mi].spec.name);
+            struct cmp_model *cm = &c->models[mi];
             if (run_one(c, mi, k, x, y, nt, x + nt * nf, y + nt, n - nt, err,
                         sizeof err) < 0) {
-                cli_error("%s: %s", c->models[mi].spec.name, err);
+                cli_error("%s: %s", cm->spec.name, err);
                 rc = CLI_FAILURE;
+                break;
             }
+            const double *yhat = k == 0 ? cm->pred0 : c->scratch;
+            for (size_t i = nt; c->loo && i < n; i++)
+                cm->pooled[idx[i]] = yhat[i - nt];
         }
     }
     if (progress)
@@ -253,7 +258,8 @@ static int alloc_results(struct cmp *c)
         cm->choice = calloc(c->nsplits, sizeof *cm->choice);
         cm->pred0 = malloc(n * sizeof *cm->pred0);
         cm->loss = malloc(PMODEL_MAX_LOSS * sizeof *cm->loss);
-        if (!cm->m || !cm->choice || !cm->pred0 || !cm->loss)
+        cm->pooled = malloc(n * sizeof *cm->pooled);
+        if (!cm->m || !cm->choice || !cm->pred0 || !cm->loss || !cm->pooled)
             return -1;
     }
     return 0;
@@ -266,6 +272,7 @@ static void free_results(struct cmp *c)
         free(c->models[mi].choice);
         free(c->models[mi].pred0);
         free(c->models[mi].loss);
+        free(c->models[mi].pooled);
     }
     free(c->actual0);
     free(c->scratch);
