@@ -80,3 +80,9 @@ for n in 100000 1000000; do
   preemptive_run "$work/preemptive-$n.csv" "tiresias, defaults" \
     --policy tiresias
 done
+
+echo
+echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
+echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
+echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
+OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2

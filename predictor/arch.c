@@ -20,7 +20,7 @@ static const struct pred_arch seed000 = {
  * direction, dropout 0.1 ("BiGRU optimization Transformer": the encoder
  * comes first). Ours: feed-forward width 2048 (4 x 512), mean pooling. */
 static const struct pred_arch seed002 = {
-    "seed002", 512, 256, 256, 6, 8, 64, 2048, 0.1, PRED_ATTENTION_FIRST,
+    "seed002",     512, 256, 256, 6, 8, 64, 2048, 0.1, PRED_ATTENTION_FIRST,
     PRED_POOL_MEAN};
 
 int pred_arch_preset(struct pred_arch *a, const char *name)

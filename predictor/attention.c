@@ -16,8 +16,8 @@ void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
             const pfloat *q = qkv + (size_t)b * (size_t)t * (size_t)a3 +
                               (size_t)h * (size_t)hd;
             const pfloat *k = q + a, *v = q + 2 * a;
-            pfloat *s = att + ((size_t)b * (size_t)nh + (size_t)h) *
-                                  (size_t)t * (size_t)t;
+            pfloat *s = att + ((size_t)b * (size_t)nh + (size_t)h) * (size_t)t *
+                                  (size_t)t;
             pred_gemm(0, 1, t, t, hd, scale, q, a3, k, a3, 0, s, t);
             for (int i = 0; i < t; i++) {
                 pfloat *row = s + (size_t)i * (size_t)t, mx = row[0];
@@ -25,11 +25,12 @@ void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
                     mx = row[j] > mx ? row[j] : mx;
                 double sum = 0;
                 for (int j = 0; j < t; j++) {
-                    row[j] = (pfloat)exp((double)(row[j] - mx));
+                    row[j] = pred_exp(row[j] - mx);
                     sum += row[j];
                 }
+                pfloat inv = (pfloat)(1 / sum);
                 for (int j = 0; j < t; j++)
-                    row[j] = (pfloat)(row[j] / sum);
+                    row[j] *= inv;
             }
             pfloat *o = out + (size_t)b * (size_t)t * (size_t)a +
                         (size_t)h * (size_t)hd;
@@ -46,8 +47,8 @@ void pred_attention_backward(pfloat *dqkv, const pfloat *dout,
     pfloat scale = (pfloat)(1.0 / sqrt((double)hd));
     for (int b = 0; b < bsz; b++) {
         for (int h = 0; h < nh; h++) {
-            size_t off = (size_t)b * (size_t)t * (size_t)a3 +
-                         (size_t)h * (size_t)hd;
+            size_t off =
+                (size_t)b * (size_t)t * (size_t)a3 + (size_t)h * (size_t)hd;
             const pfloat *q = qkv + off, *k = q + a, *v = q + 2 * a;
             pfloat *dq = dqkv + off, *dk = dq + a, *dv = dq + 2 * a;
             const pfloat *s = att + ((size_t)b * (size_t)nh + (size_t)h) *

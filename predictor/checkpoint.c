@@ -69,7 +69,10 @@ static void put_u32(struct buf *b, uint32_t v)
     put(b, c, 4);
 }
 
-static void put_i32(struct buf *b, int v) { put_u32(b, (uint32_t)v); }
+static void put_i32(struct buf *b, int v)
+{
+    put_u32(b, (uint32_t)v);
+}
 
 static void put_f64(struct buf *b, double v)
 {
@@ -113,7 +116,10 @@ static uint32_t get_u32(struct buf *b)
     return v;
 }
 
-static int get_i32(struct buf *b) { return (int)get_u32(b); }
+static int get_i32(struct buf *b)
+{
+    return (int)get_u32(b);
+}
 
 static double get_f64(struct buf *b)
 {
@@ -144,7 +150,7 @@ static void put_model(struct buf *b, const struct pred_model *m)
     put(b, magic, 8);
     put_u32(b, PRED_CKPT_VERSION);
     put_str(b, a->name);
-    int ints[] = {a->d_model, a->gru_fwd, a->gru_bwd, a->n_attn,
+    int ints[] = {a->d_model, a->gru_fwd,  a->gru_bwd, a->n_attn,
                   a->n_heads, a->head_dim, a->d_ff};
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
         put_i32(b, ints[i]);
@@ -232,8 +238,8 @@ static int slurp(struct buf *b, const char *path, char *err, size_t errlen)
 }
 
 /* The architecture and schema of a checkpoint; FEAT is allocated. */
-static void get_shape(struct buf *b, struct pred_arch *a,
-                      struct pred_schema *s, struct pred_feature **feat)
+static void get_shape(struct buf *b, struct pred_arch *a, struct pred_schema *s,
+                      struct pred_feature **feat)
 {
     char *name = get_str(b);
     memset(a, 0, sizeof *a);
@@ -328,8 +334,10 @@ struct pred_model *pred_load(const char *path, char *err, size_t errlen)
     }
     uint32_t version = get_u32(&b);
     if (b.bad || version != PRED_CKPT_VERSION) {
-        snprintf(err, errlen, "%s: checkpoint version %u; this hetsim reads "
-                 "version %u only", path, version, PRED_CKPT_VERSION);
+        snprintf(err, errlen,
+                 "%s: checkpoint version %u; this hetsim reads "
+                 "version %u only",
+                 path, version, PRED_CKPT_VERSION);
         goto fail;
     }
     get_shape(&b, &a, &s, &feat);
@@ -342,13 +350,17 @@ struct pred_model *pred_load(const char *path, char *err, size_t errlen)
     size_t body = b.off;
     uint64_t sum = get_u64(&b);
     if (b.bad == 2)
-        snprintf(err, errlen, "%s: parameter count does not match the "
-                 "architecture (corrupt)", path);
+        snprintf(err, errlen,
+                 "%s: parameter count does not match the "
+                 "architecture (corrupt)",
+                 path);
     else if (b.bad)
         snprintf(err, errlen, "%s: truncated checkpoint", path);
     else if (sum != fnv1a(b.p, body) || b.off != b.n)
-        snprintf(err, errlen, "%s: corrupt checkpoint (checksum mismatch or "
-                 "trailing bytes)", path);
+        snprintf(err, errlen,
+                 "%s: corrupt checkpoint (checksum mismatch or "
+                 "trailing bytes)",
+                 path);
     else
         goto done;
 fail:

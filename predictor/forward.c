@@ -8,7 +8,10 @@
 
 #include "nn_internal.h"
 
-static int has_gru(const struct pred_model *m) { return m->g > 0; }
+static int has_gru(const struct pred_model *m)
+{
+    return m->g > 0;
+}
 
 /* The input of the GRU stage, in A (activations or their gradients). */
 static pfloat *gru_input(const struct pred_model *m, const struct pred_acts *a)
@@ -51,11 +54,11 @@ static void gru_stage_forward(struct pred_model *m, int bsz)
     int hf = m->arch.gru_fwd, hb = m->arch.gru_bwd, t = m->t;
     struct pred_gru_w wf = gru_w(m->w.gf), wb = gru_w(m->w.gb);
     if (hf)
-        pred_gru_forward(a->gfh, a->gfi, a->gfhh, a->gfg, in, &wf, bsz, t,
-                         m->c, hf, 0);
+        pred_gru_forward(a->gfh, a->gfi, a->gfhh, a->gfg, in, &wf, bsz, t, m->c,
+                         hf, 0);
     if (hb)
-        pred_gru_forward(a->gbh, a->gbi, a->gbhh, a->gbg, in, &wb, bsz, t,
-                         m->c, hb, 1);
+        pred_gru_forward(a->gbh, a->gbi, a->gbhh, a->gbg, in, &wb, bsz, t, m->c,
+                         hb, 1);
     for (size_t r = 0; r < (size_t)bsz * (size_t)t; r++) {
         pfloat *o = a->gru + r * (size_t)m->g;
         memcpy(o, a->gfh + r * (size_t)hf, (size_t)hf * sizeof *o);
@@ -102,16 +105,16 @@ static void block_forward(struct pred_model *m, int l, int bsz, double p,
     pred_dropout_forward(b->od, b->m1, b->o, nw, p, rng);
     for (size_t i = 0; i < nw; i++)
         b->r1[i] = in[i] + b->od[i];
-    pred_layernorm_forward(b->x1, b->mean1, b->rstd1, b->r1, w->ln1g,
-                           w->ln1b, n, ww);
+    pred_layernorm_forward(b->x1, b->mean1, b->rstd1, b->r1, w->ln1g, w->ln1b,
+                           n, ww);
     pred_linear_forward(b->f, b->x1, w->w1, w->b1, n, ww, f);
     pred_relu_forward(b->fr, b->f, (size_t)n * (size_t)f);
     pred_linear_forward(b->f2, b->fr, w->w2, w->b2, n, f, ww);
     pred_dropout_forward(b->f2d, b->m2, b->f2, nw, p, rng);
     for (size_t i = 0; i < nw; i++)
         b->r2[i] = b->x1[i] + b->f2d[i];
-    pred_layernorm_forward(b->x2, b->mean2, b->rstd2, b->r2, w->ln2g,
-                           w->ln2b, n, ww);
+    pred_layernorm_forward(b->x2, b->mean2, b->rstd2, b->r2, w->ln2g, w->ln2b,
+                           n, ww);
 }
 
 static void block_backward(struct pred_model *m, int l, int bsz)
@@ -124,23 +127,21 @@ static void block_backward(struct pred_model *m, int l, int bsz)
     int n = bsz * m->t, ww = m->w_att, f = m->arch.d_ff;
     int nh = m->arch.n_heads, hd = m->arch.head_dim, aa = nh * hd;
     size_t nw = (size_t)n * (size_t)ww;
-    pred_layernorm_backward(db->r2, dw->ln2g, dw->ln2b, db->x2, b->r2,
-                            w->ln2g, b->mean2, b->rstd2, n, ww);
+    pred_layernorm_backward(db->r2, dw->ln2g, dw->ln2b, db->x2, b->r2, w->ln2g,
+                            b->mean2, b->rstd2, n, ww);
     for (size_t i = 0; i < nw; i++)
         db->x1[i] += db->r2[i];
     pred_dropout_backward(db->f2, db->r2, b->m2, nw);
     pred_linear_backward(db->fr, dw->w2, dw->b2, db->f2, b->fr, w->w2, n, f,
                          ww);
     pred_relu_backward(db->f, db->fr, b->fr, (size_t)n * (size_t)f);
-    pred_linear_backward(db->x1, dw->w1, dw->b1, db->f, b->x1, w->w1, n, ww,
-                         f);
-    pred_layernorm_backward(db->r1, dw->ln1g, dw->ln1b, db->x1, b->r1,
-                            w->ln1g, b->mean1, b->rstd1, n, ww);
+    pred_linear_backward(db->x1, dw->w1, dw->b1, db->f, b->x1, w->w1, n, ww, f);
+    pred_layernorm_backward(db->r1, dw->ln1g, dw->ln1b, db->x1, b->r1, w->ln1g,
+                            b->mean1, b->rstd1, n, ww);
     for (size_t i = 0; i < nw; i++)
         din[i] += db->r1[i];
     pred_dropout_backward(db->o, db->r1, b->m1, nw);
-    pred_linear_backward(db->a, dw->wo, dw->bo, db->o, b->a, w->wo, n, aa,
-                         ww);
+    pred_linear_backward(db->a, dw->wo, dw->bo, db->o, b->a, w->wo, n, aa, ww);
     pred_attention_backward(db->qkv, db->a, b->qkv, b->att, m->a.scratch, bsz,
                             m->t, nh, hd);
     pred_linear_backward(din, dw->wqkv, dw->bqkv, db->qkv, in, w->wqkv, n, ww,
@@ -163,23 +164,47 @@ void pred_forward(struct pred_model *m, int bsz, int train)
         gru_stage_forward(m, bsz);
     pred_pool_forward(a->pool, final_output(m, a), bsz, m->t, m->p,
                       m->arch.pool);
-    pred_dropout_forward(a->pd, a->pm, a->pool, (size_t)bsz * (size_t)m->p,
-                         p, rng);
+    pred_dropout_forward(a->pd, a->pm, a->pool, (size_t)bsz * (size_t)m->p, p,
+                         rng);
     pred_linear_forward(a->y, a->pd, m->w.fc_w, m->w.fc_b, bsz, m->p, 1);
+}
+
+/* Zeroes the first BSZ rows of the activation gradients that backward
+ * functions add into (not the masks, statistics and GRU gates, which have
+ * no gradient of their own). */
+static void zero_accumulated(struct pred_model *m, int bsz)
+{
+    struct pred_acts *da = &m->da;
+    size_t t = (size_t)m->t, ww = (size_t)m->w_att, f = (size_t)m->arch.d_ff;
+    size_t aa = (size_t)(m->arch.n_heads * m->arch.head_dim);
+#define Z(p, per_row) memset((p), 0, (size_t)bsz *(per_row) * sizeof *(p))
+    Z(da->tok, t * (size_t)m->c);
+    Z(da->gru, t * (size_t)m->g);
+    for (int l = 0; l < m->arch.n_attn; l++) {
+        struct pred_block_act *b = &da->blk[l];
+        Z(b->qkv, t * 3 * aa);
+        Z(b->a, t * aa);
+        Z(b->o, t * ww);
+        Z(b->r1, t * ww);
+        Z(b->x1, t * ww);
+        Z(b->f, t * f);
+        Z(b->fr, t * f);
+        Z(b->f2, t * ww);
+        Z(b->r2, t * ww);
+        Z(b->x2, t * ww);
+    }
+    Z(da->pool, (size_t)m->p);
+    Z(da->pd, (size_t)m->p);
+#undef Z
 }
 
 void pred_backward(struct pred_model *m, int bsz)
 {
     struct pred_acts *a = &m->a, *da = &m->da;
-    /* Everything but dy is accumulated into, so starts at zero. */
-    size_t ny = (size_t)(da->y - m->dacts);
-    memset(m->dacts, 0, ny * sizeof *m->dacts);
-    memset(da->y + bsz, 0,
-           (m->nacts - ny - (size_t)bsz) * sizeof *m->dacts);
+    zero_accumulated(m, bsz);
     pred_linear_backward(da->pd, m->dw.fc_w, m->dw.fc_b, da->y, a->pd,
                          m->w.fc_w, bsz, m->p, 1);
-    pred_dropout_backward(da->pool, da->pd, a->pm,
-                          (size_t)bsz * (size_t)m->p);
+    pred_dropout_backward(da->pool, da->pd, a->pm, (size_t)bsz * (size_t)m->p);
     pred_pool_backward(final_output(m, da), da->pool, bsz, m->t, m->p,
                        m->arch.pool);
     int gru_first = m->arch.order == PRED_GRU_FIRST;

@@ -12,7 +12,7 @@
 
 static pfloat sigmoid(pfloat x)
 {
-    return (pfloat)(1.0 / (1.0 + exp(-(double)x)));
+    return 1 / (1 + pred_exp(-x));
 }
 
 void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
@@ -28,20 +28,20 @@ void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
             memcpy(ghs + (size_t)b * (size_t)t * (size_t)g3, w->b_hh,
                    (size_t)g3 * sizeof *gh);
         if (s > 0) /* gh[:, tt] += h[:, pt] W_hh^T; rows T*. apart */
-            pred_gemm(0, 1, bsz, g3, hs, 1, h + (size_t)pt * (size_t)hs,
-                      t * hs, w->w_hh, hs, 1, ghs, t * g3);
+            pred_gemm(0, 1, bsz, g3, hs, 1, h + (size_t)pt * (size_t)hs, t * hs,
+                      w->w_hh, hs, 1, ghs, t * g3);
         for (int b = 0; b < bsz; b++) {
             size_t row = (size_t)b * (size_t)t + (size_t)tt;
-            const pfloat *xi = gi + row * (size_t)g3, *hh = gh + row * (size_t)g3;
+            const pfloat *xi = gi + row * (size_t)g3,
+                         *hh = gh + row * (size_t)g3;
             pfloat *gt = gate + row * (size_t)g3, *ho = h + row * (size_t)hs;
-            const pfloat *hp = s > 0 ? h + ((size_t)b * (size_t)t +
-                                            (size_t)pt) * (size_t)hs
-                                     : NULL;
+            const pfloat *hp =
+                s > 0 ? h + ((size_t)b * (size_t)t + (size_t)pt) * (size_t)hs
+                      : NULL;
             for (int j = 0; j < hs; j++) {
                 pfloat r = sigmoid(xi[j] + hh[j]);
                 pfloat z = sigmoid(xi[hs + j] + hh[hs + j]);
-                pfloat n = (pfloat)tanh((double)(xi[2 * hs + j] +
-                                                 r * hh[2 * hs + j]));
+                pfloat n = pred_tanh(xi[2 * hs + j] + r * hh[2 * hs + j]);
                 gt[j] = r;
                 gt[hs + j] = z;
                 gt[2 * hs + j] = n;
@@ -82,10 +82,10 @@ void pred_gru_backward(pfloat *dinp, const struct pred_gru_dw *dw,
 {
     int g3 = 3 * hs;
     size_t nb = (size_t)bsz;
-    pfloat *dgi = scratch;                               /* (B, T, 3H) */
-    pfloat *dgh = dgi + nb * (size_t)t * (size_t)g3;     /* (B, 3H) */
-    pfloat *dh = dgh + nb * (size_t)g3;                  /* (B, H) */
-    pfloat *dhp = dh + nb * (size_t)hs;                  /* (B, H) */
+    pfloat *dgi = scratch;                           /* (B, T, 3H) */
+    pfloat *dgh = dgi + nb * (size_t)t * (size_t)g3; /* (B, 3H) */
+    pfloat *dh = dgh + nb * (size_t)g3;              /* (B, H) */
+    pfloat *dhp = dh + nb * (size_t)hs;              /* (B, H) */
     memset(dh, 0, nb * (size_t)hs * sizeof *dh);
     for (int s = t - 1; s >= 0; s--) {
         int tt = reverse ? t - 1 - s : s, pt = reverse ? tt + 1 : tt - 1;
@@ -94,26 +94,25 @@ void pred_gru_backward(pfloat *dinp, const struct pred_gru_dw *dw,
             pfloat *dhb = dh + (size_t)b * (size_t)hs;
             for (int j = 0; j < hs; j++)
                 dhb[j] += dh_out[row * (size_t)hs + (size_t)j];
-            const pfloat *hp = s > 0 ? h + ((size_t)b * (size_t)t +
-                                            (size_t)pt) * (size_t)hs
-                                     : NULL;
-            gru_cell_backward(dgi + row * (size_t)g3,
-                              dgh + (size_t)b * (size_t)g3,
-                              dhp + (size_t)b * (size_t)hs, dhb,
-                              gate + row * (size_t)g3, gh + row * (size_t)g3,
-                              hp, hs);
+            const pfloat *hp =
+                s > 0 ? h + ((size_t)b * (size_t)t + (size_t)pt) * (size_t)hs
+                      : NULL;
+            gru_cell_backward(
+                dgi + row * (size_t)g3, dgh + (size_t)b * (size_t)g3,
+                dhp + (size_t)b * (size_t)hs, dhb, gate + row * (size_t)g3,
+                gh + row * (size_t)g3, hp, hs);
         }
         for (int b = 0; b < bsz; b++)
             for (int j = 0; j < g3; j++)
                 dw->b_hh[j] += dgh[(size_t)b * (size_t)g3 + (size_t)j];
         if (s > 0) {
             const pfloat *hprev = h + (size_t)pt * (size_t)hs;
-            pred_gemm(1, 0, g3, hs, bsz, 1, dgh, g3, hprev, t * hs, 1,
-                      dw->w_hh, hs);
+            pred_gemm(1, 0, g3, hs, bsz, 1, dgh, g3, hprev, t * hs, 1, dw->w_hh,
+                      hs);
             pred_gemm(0, 0, bsz, hs, g3, 1, dgh, g3, w->w_hh, hs, 1, dhp, hs);
         }
         memcpy(dh, dhp, nb * (size_t)hs * sizeof *dh);
     }
-    pred_linear_backward(dinp, dw->w_ih, dw->b_ih, dgi, inp, w->w_ih,
-                         bsz * t, c, g3);
+    pred_linear_backward(dinp, dw->w_ih, dw->b_ih, dgi, inp, w->w_ih, bsz * t,
+                         c, g3);
 }

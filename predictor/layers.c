@@ -31,35 +31,36 @@ void pred_gemm_naive(int trans_a, int trans_b, int m, int n, int k,
 }
 
 void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
-               const pfloat *a, int lda, const pfloat *b, int ldb,
-               pfloat beta, pfloat *c, int ldc)
+               const pfloat *a, int lda, const pfloat *b, int ldb, pfloat beta,
+               pfloat *c, int ldc)
 {
     if (m == 0 || n == 0)
         return;
     if (pred_naive_kernels) {
-        pred_gemm_naive(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
-                        beta, c, ldc);
+        pred_gemm_naive(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta,
+                        c, ldc);
         return;
     }
     enum CBLAS_TRANSPOSE ta = trans_a ? CblasTrans : CblasNoTrans;
     enum CBLAS_TRANSPOSE tb = trans_b ? CblasTrans : CblasNoTrans;
 #ifdef PRED_F64
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
-                c, ldc);
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                ldc);
 #else
-    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
-                c, ldc);
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                ldc);
 #endif
 }
 
 void pred_linear_forward(pfloat *out, const pfloat *inp, const pfloat *w,
                          const pfloat *b, int n, int ic, int oc)
 {
-    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, 0, out, oc);
+    /* The bias first, then the product added to it: BLAS would otherwise
+     * clear OUT (beta 0) only for the bias to be added in another pass. */
     if (b)
         for (int i = 0; i < n; i++)
-            for (int o = 0; o < oc; o++)
-                out[i * oc + o] += b[o];
+            memcpy(out + (size_t)i * (size_t)oc, b, (size_t)oc * sizeof *out);
+    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, b ? 1 : 0, out, oc);
 }
 
 void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
@@ -77,8 +78,8 @@ void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
 }
 
 void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
-                            const pfloat *inp, const pfloat *g,
-                            const pfloat *b, int n, int c)
+                            const pfloat *inp, const pfloat *g, const pfloat *b,
+                            int n, int c)
 {
     for (int i = 0; i < n; i++) {
         const pfloat *x = inp + (size_t)i * (size_t)c;
@@ -134,9 +135,9 @@ void pred_relu_forward(pfloat *out, const pfloat *inp, size_t n)
 void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
                         size_t n)
 {
+    /* Without a branch: half the signs are random, mispredicted. */
     for (size_t i = 0; i < n; i++)
-        if (out[i] > 0)
-            dinp[i] += dout[i];
+        dinp[i] += out[i] > 0 ? dout[i] : 0;
 }
 
 void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
@@ -151,8 +152,8 @@ void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
     }
 }
 
-void pred_dropout_backward(pfloat *dinp, const pfloat *dout,
-                           const pfloat *mask, size_t n)
+void pred_dropout_backward(pfloat *dinp, const pfloat *dout, const pfloat *mask,
+                           size_t n)
 {
     for (size_t i = 0; i < n; i++)
         dinp[i] += dout[i] * mask[i];
@@ -242,8 +243,8 @@ void pred_pool_forward(pfloat *out, const pfloat *inp, int bsz, int t, int c,
     }
 }
 
-void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t,
-                        int c, enum pred_pool pool)
+void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t, int c,
+                        enum pred_pool pool)
 {
     for (int r = 0; r < bsz; r++) {
         const pfloat *d = dout + (size_t)r * (size_t)c;

@@ -18,25 +18,19 @@ static pfloat *take(pfloat *base, size_t *off, size_t n)
     return p;
 }
 
-static size_t sz(int a) { return (size_t)a; }
+static size_t sz(int a)
+{
+    return (size_t)a;
+}
 
 /* Points W at the parameter tensors in BASE, in checkpoint and fixture
- * order, recording them in TENS when not NULL. Returns the count. */
+ * order. Returns the count. */
 static size_t layout_params(const struct pred_model *m, pfloat *base,
-                            struct pred_weights *w, struct pred_tensor *tens,
-                            int *ntens)
+                            struct pred_weights *w)
 {
     const struct pred_arch *ar = &m->arch;
     size_t off = 0, c = sz(m->c);
-    int nt = 0;
-#define P(field, count)                                                        \
-    do {                                                                       \
-        size_t n_ = (count);                                                   \
-        if (tens)                                                              \
-            tens[nt] = (struct pred_tensor){base + off, n_};                   \
-        nt++;                                                                  \
-        (field) = take(base, &off, n_);                                        \
-    } while (0)
+#define P(field, count) ((field) = take(base, &off, (count)))
     P(w->emb_w, sz(m->nnum) * c);
     P(w->emb_b, sz(m->nnum) * c);
     P(w->emb_cat, sz(m->nlevels_total) * c);
@@ -72,8 +66,6 @@ static size_t layout_params(const struct pred_model *m, pfloat *base,
     P(w->fc_w, sz(m->p));
     P(w->fc_b, 1);
 #undef P
-    if (ntens)
-        *ntens = nt;
     return off;
 }
 
@@ -153,7 +145,11 @@ int pred_acts_reserve(struct pred_model *m, int bsz)
     return 0;
 }
 
-/* Checks ARCH and SCHEMA; a message in ERR when they do not fit. */
+/* Checks ARCH and SCHEMA; a message in ERR when they do not fit. The
+ * bounds keep every size product within size_t and int (a checkpoint's
+ * numbers are checked here before anything is allocated). */
+#define PRED_MAX_WIDTH 65536
+#define PRED_MAX_LEVELS 16777216L
 static int check_shape(const struct pred_arch *ar, const struct pred_schema *s,
                        char *err, size_t errlen)
 {
@@ -164,15 +160,25 @@ static int check_shape(const struct pred_arch *ar, const struct pred_schema *s,
              ar->n_attn < 0 || ar->n_attn > 64)
         why = "d_model must be positive, GRU units and attention layers "
               "non-negative (at most 64 layers)";
+    else if (ar->d_model > PRED_MAX_WIDTH || ar->gru_fwd > PRED_MAX_WIDTH ||
+             ar->gru_bwd > PRED_MAX_WIDTH || ar->d_ff > PRED_MAX_WIDTH ||
+             ar->n_heads < 0 || ar->head_dim < 0 ||
+             (long)ar->n_heads * ar->head_dim > PRED_MAX_WIDTH)
+        why = "a width (d_model, GRU units, d_ff, heads x key channels) "
+              "is above 65536";
     else if (ar->n_attn > 0 &&
              (ar->n_heads < 1 || ar->head_dim < 1 || ar->d_ff < 1))
         why = "attention needs positive heads, key channels and d_ff";
     else if (!(ar->dropout >= 0 && ar->dropout < 1))
         why = "dropout must be in [0, 1)";
-    for (int i = 0; !why && i < s->nfeat; i++)
+    long levels = 0;
+    for (int i = 0; !why && i < s->nfeat; i++) {
         if (!s->feat[i].name || s->feat[i].nlevels < 0 ||
             (s->feat[i].nlevels > 0 && !s->feat[i].levels))
             why = "a feature lacks its name or its levels";
+        else if ((levels += s->feat[i].nlevels) > PRED_MAX_LEVELS)
+            why = "more than 16777216 categorical levels in all";
+    }
     if (why && err && errlen)
         snprintf(err, errlen, "predictor: %s", why);
     return why ? -1 : 0;
@@ -254,7 +260,9 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     int gru_first = arch->order == PRED_GRU_FIRST;
     m->w_att = gru_first && m->g > 0 ? m->g : m->c;
     m->p = (!gru_first || arch->n_attn == 0) && m->g > 0 ? m->g : m->w_att;
-    m->nparams = layout_params(m, NULL, &m->w, NULL, NULL);
+    m->nparams = layout_params(m, NULL, &m->w);
+    m->chunk = m->nparams * sizeof(float) <= (1u << 20) ? PRED_CHUNK_SMALL
+                                                        : PRED_CHUNK_LARGE;
     m->params = calloc(m->nparams, sizeof *m->params);
     m->grads = calloc(m->nparams, sizeof *m->grads);
     m->m1 = calloc(m->nparams, sizeof *m->m1);
@@ -262,8 +270,8 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->params || !m->grads || !m->m1 || !m->v1 || !m->rng)
         goto fail;
-    layout_params(m, m->params, &m->w, m->tensors, &m->ntensors);
-    layout_params(m, m->grads, &m->dw, NULL, NULL);
+    layout_params(m, m->params, &m->w);
+    layout_params(m, m->grads, &m->dw);
     m->ys = (struct pred_scaler){0, 1};
     return m;
 fail:

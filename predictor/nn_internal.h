@@ -13,19 +13,28 @@
 
 #ifdef PRED_F64
 typedef double pfloat;
+#define pred_exp exp
+#define pred_tanh tanh
 #else
 typedef float pfloat;
+#define pred_exp expf
+/* tanh from expf: glibc's tanhf costs about three expf */
+#define pred_tanh(x) (1 - 2 / (expf(2 * (x)) + 1))
 #endif
 
-#define PRED_CKPT_VERSION 1u
-#define PRED_MAX_BATCH_PREDICT 256
+#define PRED_CKPT_VERSION 1u /* checkpoint.c */
+/* Rows run through at once (pred_model.chunk): few for a small model, whose
+ * activations then stay in cache; more for one of over 1 MiB of weights. */
+#define PRED_CHUNK_SMALL 8
+#define PRED_CHUNK_LARGE 32
 
-/* ---- matrix product: C = alpha op(A) op(B) + beta C, row-major ---- */
-/* Goes through CBLAS unless pred_naive_kernels is set (tests). */
+/* C = alpha op(A) op(B) + beta C, row-major, through CBLAS unless
+ * pred_naive_kernels is set (tests). */
 extern int pred_naive_kernels;
 void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
-               const pfloat *a, int lda, const pfloat *b, int ldb,
-               pfloat beta, pfloat *c, int ldc);
+               const pfloat *a, int lda, const pfloat *b, int ldb, pfloat beta,
+               pfloat *c, int ldc);
+/* The reference: three loops, sums in double. */
 void pred_gemm_naive(int trans_a, int trans_b, int m, int n, int k,
                      pfloat alpha, const pfloat *a, int lda, const pfloat *b,
                      int ldb, pfloat beta, pfloat *c, int ldc);
@@ -42,8 +51,8 @@ void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
 
 /* Layer normalization over the last axis (eps 1e-5), N rows of C. */
 void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
-                            const pfloat *inp, const pfloat *g,
-                            const pfloat *b, int n, int c);
+                            const pfloat *inp, const pfloat *g, const pfloat *b,
+                            int n, int c);
 void pred_layernorm_backward(pfloat *dinp, pfloat *dg, pfloat *db,
                              const pfloat *dout, const pfloat *inp,
                              const pfloat *g, const pfloat *mean,
@@ -56,8 +65,8 @@ void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
 /* out = inp * mask; the mask holds 0 or 1/(1-p). */
 void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
                           size_t n, double p, gsl_rng *rng);
-void pred_dropout_backward(pfloat *dinp, const pfloat *dout,
-                           const pfloat *mask, size_t n);
+void pred_dropout_backward(pfloat *dinp, const pfloat *dout, const pfloat *mask,
+                           size_t n);
 
 /* Tokens (B, T, C) of rows X (B, T): feature t numeric (kind[t] = index
  * into w/b) gives x * w + b, categorical (kind[t] = -1 - level offset)
@@ -91,10 +100,9 @@ void pred_gru_backward(pfloat *dinp, const struct pred_gru_dw *dw,
                        int t, int c, int hs, int reverse);
 
 /* Multi-head self-attention core, no mask: qkv (B, T, 3A) with A = NH*HD,
- * att (B, NH, T, T) softmax weights, out (B, T, A). */
+ * att (B, NH, T, T) softmax, out (B, T, A); backward's SCRATCH: T*T. */
 void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
                             int bsz, int t, int nh, int hd);
-/* SCRATCH: T*T pfloats. */
 void pred_attention_backward(pfloat *dqkv, const pfloat *dout,
                              const pfloat *qkv, const pfloat *att,
                              pfloat *scratch, int bsz, int t, int nh, int hd);
@@ -102,19 +110,12 @@ void pred_attention_backward(pfloat *dqkv, const pfloat *dout,
 /* Mean (or last token) over T: (B, T, C) -> (B, C). */
 void pred_pool_forward(pfloat *out, const pfloat *inp, int bsz, int t, int c,
                        enum pred_pool pool);
-void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t,
-                        int c, enum pred_pool pool);
+void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t, int c,
+                        enum pred_pool pool);
 
 /* ---- the model ---- */
 
-/* Named parameter tensors, in checkpoint and fixture order. */
-#define PRED_MAX_TENSORS 800 /* 4 + 8 + 12 * 64 + 2 */
-struct pred_tensor {
-    pfloat *p; /* into the one parameter block */
-    size_t n;
-};
-
-struct pred_block_w { /* one attention block; W input width, A = NH*HD */
+struct pred_block_w {    /* one attention block; W input width, A = NH*HD */
     pfloat *wqkv, *bqkv; /* (3A, W) (3A) */
     pfloat *wo, *bo;     /* (W, A) (W) */
     pfloat *ln1g, *ln1b; /* (W) (W) */
@@ -129,57 +130,53 @@ struct pred_weights {
     pfloat *pos;           /* (T, C) */
     pfloat *gf[4], *gb[4]; /* GRU forward / backward: w_ih w_hh b_ih b_hh */
     struct pred_block_w blk[64];
-    pfloat *fc_w, *fc_b;   /* (P) (1) */
+    pfloat *fc_w, *fc_b; /* (P) (1) */
 };
 
-struct pred_block_act { /* (B, T, .) unless said */
-    pfloat *qkv;      /* (B, T, 3A) */
-    pfloat *att;      /* (B, NH, T, T) */
-    pfloat *a;        /* (B, T, A) */
+struct pred_block_act {  /* (B, T, .) unless said */
+    pfloat *qkv;         /* (B, T, 3A) */
+    pfloat *att;         /* (B, NH, T, T) */
+    pfloat *a;           /* (B, T, A) */
     pfloat *o, *m1, *od; /* (B, T, W) attention out, dropout mask, dropped */
     pfloat *r1, *mean1, *rstd1, *x1; /* (B,T,W) (B,T) (B,T) (B,T,W) */
-    pfloat *f, *fr;   /* (B, T, F) pre- and post-ReLU */
-    pfloat *f2, *m2, *f2d; /* (B, T, W) */
+    pfloat *f, *fr;                  /* (B, T, F) pre- and post-ReLU */
+    pfloat *f2, *m2, *f2d;           /* (B, T, W) */
     pfloat *r2, *mean2, *rstd2, *x2;
 };
 
 struct pred_acts {
-    pfloat *x;   /* (B, T) standardized values / codes */
-    pfloat *tok; /* (B, T, C) */
+    pfloat *x;                      /* (B, T) standardized values / codes */
+    pfloat *tok;                    /* (B, T, C) */
     pfloat *gfh, *gfi, *gfhh, *gfg; /* forward GRU h, gi, gh, gate */
     pfloat *gbh, *gbi, *gbhh, *gbg; /* backward GRU */
-    pfloat *gru; /* (B, T, G) */
+    pfloat *gru;                    /* (B, T, G) */
     struct pred_block_act blk[64];
     pfloat *pool, *pm, *pd; /* (B, P) pooled, dropout mask, dropped */
-    pfloat *y;   /* (B) */
+    pfloat *y;              /* (B) */
     pfloat *scratch;
 };
 
 struct pred_model {
     struct pred_arch arch;
-    struct pred_schema schema;  /* deep copy, owned */
-    struct pred_feature *feat;  /* schema.feat, owned */
-    int *kind;                  /* (T) see pred_embed_forward */
-    int *nlev;                  /* (T) levels per feature, 0 numeric */
+    struct pred_schema schema; /* deep copy, owned */
+    struct pred_feature *feat; /* schema.feat, owned */
+    int *kind;                 /* (T) see pred_embed_forward */
+    int *nlev;                 /* (T) levels per feature, 0 numeric */
     int nnum, nlevels_total;
-    struct pred_scaler *xs;     /* (T) numeric standardization */
-    struct pred_scaler ys;      /* target standardization */
+    struct pred_scaler *xs; /* (T) numeric standardization */
+    struct pred_scaler ys;  /* target standardization */
     int log_target;
     int fitted;
-
-    int t, c, g, w_att, p;      /* tokens, d_model, GRU out, attn width, pool */
+    int t, c, g, w_att, p; /* tokens, d_model, GRU out, attn width, pool */
     size_t nparams;
     pfloat *params, *grads, *m1, *v1; /* one block each */
     struct pred_weights w, dw;
-    struct pred_tensor tensors[PRED_MAX_TENSORS];
-    int ntensors;
     long adam_t;
-
-    int bmax;                   /* activations sized for this batch */
+    int bmax, chunk; /* activations sized for BMAX rows; rows at once */
     size_t nacts;
-    pfloat *acts, *dacts;       /* one block each */
+    pfloat *acts, *dacts; /* one block each */
     struct pred_acts a, da;
-    gsl_rng *rng;               /* dropout */
+    gsl_rng *rng; /* dropout */
 };
 
 /* Sizes the activations for BSZ rows (grows only). Returns 0 or -1. */
@@ -189,12 +186,11 @@ int pred_acts_reserve(struct pred_model *m, int bsz);
 void pred_forward(struct pred_model *m, int bsz, int train);
 /* Backward from dloss/dy in m->da.y; adds into m->grads. */
 void pred_backward(struct pred_model *m, int bsz);
-/* One optimisation step on BSZ rows (x standardized, y standardized):
- * zero grads, forward, MSE, backward, clip, + l2 * w, Adam. Returns
- * the batch loss before the step. */
-double pred_train_step(struct pred_model *m, const pfloat *x,
-                       const pfloat *y, int bsz, double lr,
-                       const struct pred_train_opts *o);
+/* One optimisation step on BSZ rows (x, y standardized): zero grads,
+ * forward, MSE, backward (m->chunk rows at a time; needs activations for
+ * min(BSZ, chunk) rows), clip, + l2 * w, Adam. Returns the loss before. */
+double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
+                       int bsz, double lr, const struct pred_train_opts *o);
 /* Builds the model's layout and allocations (no initialisation). */
 struct pred_model *pred_alloc(const struct pred_arch *arch,
                               const struct pred_schema *schema, char *err,

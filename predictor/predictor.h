@@ -93,19 +93,19 @@ int pred_order_parse(enum pred_order *o, const char *s);
 typedef void (*pred_epoch_fn)(int epoch, double loss, void *ctx);
 
 struct pred_train_opts {
-    int epochs;          /* 200 */
-    int batch;           /* 256 */
-    double lr;           /* 0.01 for epochs [0, lr_drop_epoch) */
-    double lr_after;     /* 0.001 from epoch lr_drop_epoch on */
-    int lr_drop_epoch;   /* 80 */
-    double l2;           /* 0.001: l2 * w added to every gradient */
-    double clip;         /* 10: global gradient norm cap; <= 0: none */
+    int epochs;               /* 200 */
+    int batch;                /* 256 */
+    double lr;                /* 0.01 for epochs [0, lr_drop_epoch) */
+    double lr_after;          /* 0.001 from epoch lr_drop_epoch on */
+    int lr_drop_epoch;        /* 80 */
+    double l2;                /* 0.001: l2 * w added to every gradient */
+    double clip;              /* 10: global gradient norm cap; <= 0: none */
     double beta1, beta2, eps; /* Adam: 0.9, 0.999, 1e-8 */
-    int log_target;      /* 1: fit log(y) (y > 0), predict exp */
-    unsigned long seed;  /* shuffling and dropout */
-    pred_epoch_fn on_epoch; /* optional */
+    int log_target;           /* 1: fit log(y) (y > 0), predict exp */
+    unsigned long seed;       /* shuffling and dropout */
+    pred_epoch_fn on_epoch;   /* optional */
     void *ctx;
-    double *loss_out;    /* optional, EPOCHS entries: loss per epoch */
+    double *loss_out; /* optional, EPOCHS entries: loss per epoch */
 };
 
 /* Fills O with the values above (Hu, Table 2). */
@@ -128,15 +128,14 @@ void pred_destroy(struct pred_model *m);
  * the feature and target standardization on these rows (the training
  * split), then runs Adam. Returns 0, or -1 with a message in ERR
  * (non-finite value, y <= 0 with log_target, bad options). */
-int pred_fit(struct pred_model *m, const double *x, const double *y,
-             size_t n, const struct pred_train_opts *o, char *err,
-             size_t errlen);
+int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
+             const struct pred_train_opts *o, char *err, size_t errlen);
 
 /* Predictions for N rows X into OUT, in the target's original units.
  * Dropout is off. Not thread-safe (M keeps scratch buffers). Returns 0,
  * or -1 with a message in ERR (a non-finite numeric value). */
-int pred_predict(struct pred_model *m, const double *x, size_t n,
-                 double *out, char *err, size_t errlen);
+int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
+                 char *err, size_t errlen);
 
 /* Writes M to PATH (through PATH.tmp and a rename). Returns 0, or -1. */
 int pred_save(const struct pred_model *m, const char *path, char *err,

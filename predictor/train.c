@@ -49,25 +49,30 @@ static void adam_step(struct pred_model *m, double lr,
         double vv = o->beta2 * m->v1[i] + (1 - o->beta2) * g * g;
         m->m1[i] = (pfloat)mm;
         m->v1[i] = (pfloat)vv;
-        m->params[i] = (pfloat)(p - lr / bc1 * mm / (sqrt(vv) / sqrt(bc2) +
-                                                     o->eps));
+        m->params[i] =
+            (pfloat)(p - lr / bc1 * mm / (sqrt(vv) / sqrt(bc2) + o->eps));
     }
 }
 
-double pred_train_step(struct pred_model *m, const pfloat *x,
-                       const pfloat *y, int bsz, double lr,
-                       const struct pred_train_opts *o)
+double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
+                       int bsz, double lr, const struct pred_train_opts *o)
 {
-    memcpy(m->a.x, x, (size_t)bsz * (size_t)m->t * sizeof *x);
-    pred_forward(m, bsz, 1);
+    /* The batch goes through in chunks whose activations stay in cache;
+     * their parameter gradients add up to the batch's. */
+    size_t t = (size_t)m->t;
     double loss = 0;
-    for (int i = 0; i < bsz; i++) {
-        double d = (double)m->a.y[i] - y[i];
-        loss += d * d;
-        m->da.y[i] = (pfloat)(2 * d / bsz);
-    }
     memset(m->grads, 0, m->nparams * sizeof *m->grads);
-    pred_backward(m, bsz);
+    for (int s = 0; s < bsz; s += m->chunk) {
+        int nb = bsz - s < m->chunk ? bsz - s : m->chunk;
+        memcpy(m->a.x, x + (size_t)s * t, (size_t)nb * t * sizeof *x);
+        pred_forward(m, nb, 1);
+        for (int i = 0; i < nb; i++) {
+            double d = (double)m->a.y[i] - y[s + i];
+            loss += d * d;
+            m->da.y[i] = (pfloat)(2 * d / bsz);
+        }
+        pred_backward(m, nb);
+    }
     adam_step(m, lr, o);
     return loss / bsz;
 }
@@ -91,9 +96,11 @@ static int standardize_train(struct pred_model *m, const double *x,
     for (size_t r = 0; r < n; r++) {
         if (!isfinite(y[r]) || (log_target && !(y[r] > 0))) {
             free(ty);
-            return fail(err, errlen, log_target
-                ? "target must be finite and positive (log target)"
-                : "target is not finite", r);
+            return fail(err, errlen,
+                        log_target
+                            ? "target must be finite and positive (log target)"
+                            : "target is not finite",
+                        r);
         }
         ty[r] = log_target ? log(y[r]) : y[r];
     }
@@ -107,14 +114,18 @@ static int standardize_train(struct pred_model *m, const double *x,
         if (pred_scaler_fit(&m->xs[i], x + i, n, t) < 0) {
             for (size_t r = 0; r < n; r++)
                 if (!isfinite(x[r * t + i]))
-                    return fail(err, errlen, "a numeric feature is not "
-                                             "finite", r);
+                    return fail(err, errlen,
+                                "a numeric feature is not "
+                                "finite",
+                                r);
         }
     }
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < t; i++)
-            xs[r * t + i] = (pfloat)(m->kind[i] < 0 ? x[r * t + i]
-                : (x[r * t + i] - m->xs[i].mean) / m->xs[i].sd);
+            xs[r * t + i] =
+                (pfloat)(m->kind[i] < 0
+                             ? x[r * t + i]
+                             : (x[r * t + i] - m->xs[i].mean) / m->xs[i].sd);
     m->log_target = log_target;
     return 0;
 }
@@ -152,9 +163,8 @@ static double run_epoch(struct pred_model *m, const pfloat *xs,
     return sum / (double)n;
 }
 
-int pred_fit(struct pred_model *m, const double *x, const double *y,
-             size_t n, const struct pred_train_opts *o, char *err,
-             size_t errlen)
+int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
+             const struct pred_train_opts *o, char *err, size_t errlen)
 {
     const char *why = check_opts(o, n);
     if (why) {
@@ -168,7 +178,7 @@ int pred_fit(struct pred_model *m, const double *x, const double *y,
     size_t *perm = malloc(n * sizeof *perm);
     int rc = -1;
     if (!xs || !ys || !xb || !yb || !perm ||
-        pred_acts_reserve(m, (int)bs) < 0) {
+        pred_acts_reserve(m, bs < (size_t)m->chunk ? (int)bs : m->chunk) < 0) {
         fail(err, errlen, "out of memory", 0);
         goto done;
     }
@@ -200,14 +210,12 @@ done:
     return rc;
 }
 
-int pred_predict(struct pred_model *m, const double *x, size_t n,
-                 double *out, char *err, size_t errlen)
+int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
+                 char *err, size_t errlen)
 {
     size_t t = (size_t)m->t;
-    int cap = m->bmax > 0 ? m->bmax : 1;
-    if (n > (size_t)cap && cap < PRED_MAX_BATCH_PREDICT)
-        cap = n < PRED_MAX_BATCH_PREDICT ? (int)n : PRED_MAX_BATCH_PREDICT;
-    if (pred_acts_reserve(m, cap) < 0)
+    int cap = m->chunk;
+    if (pred_acts_reserve(m, n < (size_t)cap ? (int)n : cap) < 0)
         return fail(err, errlen, "out of memory", 0);
     for (size_t s = 0; s < n; s += (size_t)cap) {
         size_t nb = n - s < (size_t)cap ? n - s : (size_t)cap;
@@ -219,8 +227,10 @@ int pred_predict(struct pred_model *m, const double *x, size_t n,
                     continue;
                 }
                 if (!isfinite(row[i]))
-                    return fail(err, errlen, "a numeric feature is not "
-                                             "finite", s + r);
+                    return fail(err, errlen,
+                                "a numeric feature is not "
+                                "finite",
+                                s + r);
                 m->a.x[r * t + i] =
                     (pfloat)((row[i] - m->xs[i].mean) / m->xs[i].sd);
             }

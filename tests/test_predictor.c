@@ -326,6 +326,14 @@ Test(checkpoint, refuses_another_version_truncation_and_corruption)
     expect_load_error(path, "truncated");
     write_bytes(path, b, n - 3);
     expect_load_error(path, "truncated");
+    /* d_model (after magic 8, version 4, name length 4, "bigru" 5 bytes)
+     * set to 2^31 - 1: refused before any allocation. */
+    unsigned char keep[4];
+    memcpy(keep, b + 21, 4);
+    memcpy(b + 21, "\xff\xff\xff\x7f", 4);
+    write_bytes(path, b, n);
+    expect_load_error(path, "bad architecture");
+    memcpy(b + 21, keep, 4);
     b[n - 20] ^= 0x40; /* a bit of the last parameter */
     write_bytes(path, b, n);
     expect_load_error(path, "corrupt");

@@ -1,8 +1,8 @@
 /* fixture.c -- the C network against PyTorch (the .txt files in
  * tests/data/predictor, written by tests/predictor/torch_fixture.py with
- * torch.nn.GRU, Linear, LayerNorm and autograd in float64): forward outputs, loss, every
- * parameter gradient, and 10 Adam steps with the learning-rate drop, L2
- * added to the gradient and clipping at a global norm. */
+ * torch.nn.GRU, Linear, LayerNorm and autograd in float64): forward outputs,
+ * loss, every parameter gradient, and 10 Adam steps with the learning-rate
+ * drop, L2 added to the gradient and clipping at a global norm. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +75,8 @@ static void fixture_free(struct fixture *fx)
 static void assert_close(double a, double b, const char *what, size_t i)
 {
     double tol = 1e-9 * fmax(fabs(a), fabs(b)) + 1e-12;
-    cr_assert(fabs(a - b) <= tol, "%s[%zu]: C %.17g, torch %.17g", what, i,
-              a, b);
+    cr_assert(fabs(a - b) <= tol, "%s[%zu]: C %.17g, torch %.17g", what, i, a,
+              b);
 }
 
 static const char *const lv[] = {"a", "b", "c", "d", "e", "f"};
@@ -87,8 +87,15 @@ static struct pred_model *model_of(const struct fixture *fx,
 {
     size_t nl, np;
     const double *ar = get(fx, "arch", NULL), *levels = get(fx, "levels", &nl);
-    struct pred_arch a = {"fixture", (int)ar[0], (int)ar[1], (int)ar[2],
-                          (int)ar[3], (int)ar[4], (int)ar[5], (int)ar[6], 0,
+    struct pred_arch a = {"fixture",
+                          (int)ar[0],
+                          (int)ar[1],
+                          (int)ar[2],
+                          (int)ar[3],
+                          (int)ar[4],
+                          (int)ar[5],
+                          (int)ar[6],
+                          0,
                           ar[7] == 1 ? PRED_ATTENTION_FIRST : PRED_GRU_FIRST,
                           ar[8] == 1 ? PRED_POOL_LAST : PRED_POOL_MEAN};
     for (size_t i = 0; i < nl; i++)

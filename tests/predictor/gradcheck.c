@@ -16,8 +16,16 @@
 #define STEP 1e-5
 #define MAX_VARS 8
 
-enum layer { L_LINEAR, L_LAYERNORM, L_RELU, L_DROPOUT, L_EMBED, L_GRU,
-             L_ATTENTION, L_POOL };
+enum layer {
+    L_LINEAR,
+    L_LAYERNORM,
+    L_RELU,
+    L_DROPOUT,
+    L_EMBED,
+    L_GRU,
+    L_ATTENTION,
+    L_POOL
+};
 
 struct gc {
     enum layer kind;
@@ -25,7 +33,7 @@ struct gc {
     int flag;          /* GRU: reverse; pool: mode */
     pfloat *in[MAX_VARS], *grad[MAX_VARS];
     size_t len[MAX_VARS];
-    int nvars, ndiff;  /* the first NDIFF variables are differentiated */
+    int nvars, ndiff; /* the first NDIFF variables are differentiated */
     pfloat *out, *r, *s1, *s2, *s3, *s4;
     size_t nout;
     int kind_of[4], nlev[4];
@@ -58,16 +66,14 @@ static void forward(struct gc *g)
         pred_layernorm_forward(g->out, g->s1, g->s2, v[0], v[1], v[2], g->n,
                                g->a);
         break;
-    case L_RELU:
-        pred_relu_forward(g->out, v[0], g->nout);
-        break;
+    case L_RELU: pred_relu_forward(g->out, v[0], g->nout); break;
     case L_DROPOUT:
         gsl_rng_set(g->rng, 11); /* the same mask every time */
         pred_dropout_forward(g->out, g->s1, v[0], g->nout, 0.4, g->rng);
         break;
     case L_EMBED:
-        pred_embed_forward(g->out, v[4], g->kind_of, g->nlev, v[0], v[1],
-                           v[2], v[3], g->n, g->a, g->b);
+        pred_embed_forward(g->out, v[4], g->kind_of, g->nlev, v[0], v[1], v[2],
+                           v[3], g->n, g->a, g->b);
         break;
     case L_GRU: {
         struct pred_gru_w w = {v[1], v[2], v[3], v[4]};
@@ -97,12 +103,8 @@ static void backward(struct gc *g)
         pred_layernorm_backward(d[0], d[1], d[2], g->r, v[0], v[1], g->s1,
                                 g->s2, g->n, g->a);
         break;
-    case L_RELU:
-        pred_relu_backward(d[0], g->r, g->out, g->nout);
-        break;
-    case L_DROPOUT:
-        pred_dropout_backward(d[0], g->r, g->s1, g->nout);
-        break;
+    case L_RELU: pred_relu_backward(d[0], g->r, g->out, g->nout); break;
+    case L_DROPOUT: pred_dropout_backward(d[0], g->r, g->s1, g->nout); break;
     case L_EMBED:
         pred_embed_backward(d[0], d[1], d[2], d[3], g->r, v[4], g->kind_of,
                             g->nlev, g->n, g->a, g->b);
@@ -156,9 +158,10 @@ static void check(struct gc *g, const char *what)
             g->in[k][i] = keep;
             double e = rel_err(g->grad[k][i], (up - down) / (2 * STEP));
             worst = fmax(worst, e);
-            cr_assert_lt(e, 1e-6, "%s: variable %d [%zu]: analytic %.12g, "
-                         "numeric %.12g", what, k, i, g->grad[k][i],
-                         (up - down) / (2 * STEP));
+            cr_assert_lt(e, 1e-6,
+                         "%s: variable %d [%zu]: analytic %.12g, "
+                         "numeric %.12g",
+                         what, k, i, g->grad[k][i], (up - down) / (2 * STEP));
         }
     }
     cr_assert_gt(worst, 0, "%s: nothing was compared", what);
@@ -259,8 +262,14 @@ static void gru_check(int reverse)
     check(&g, reverse ? "gru backward direction" : "gru forward direction");
 }
 
-Test(gradcheck, gru_forward_direction) { gru_check(0); }
-Test(gradcheck, gru_reading_the_flipped_sequence) { gru_check(1); }
+Test(gradcheck, gru_forward_direction)
+{
+    gru_check(0);
+}
+Test(gradcheck, gru_reading_the_flipped_sequence)
+{
+    gru_check(1);
+}
 
 Test(gradcheck, self_attention_core)
 {
@@ -283,5 +292,11 @@ static void pool_check(enum pred_pool mode)
     check(&g, "pool");
 }
 
-Test(gradcheck, mean_pooling) { pool_check(PRED_POOL_MEAN); }
-Test(gradcheck, last_token_pooling) { pool_check(PRED_POOL_LAST); }
+Test(gradcheck, mean_pooling)
+{
+    pool_check(PRED_POOL_MEAN);
+}
+Test(gradcheck, last_token_pooling)
+{
+    pool_check(PRED_POOL_LAST);
+}

@@ -11,20 +11,21 @@
 #include "nn_internal.h"
 
 static const char *const levels[] = {"x", "y", "z"};
-static const struct pred_feature feats[] = {
-    {"n1", 0, NULL}, {"c1", 3, levels}, {"n2", 0, NULL}, {"c2", 2, levels},
-    {"n3", 0, NULL}};
+static const struct pred_feature feats[] = {{"n1", 0, NULL},
+                                            {"c1", 3, levels},
+                                            {"n2", 0, NULL},
+                                            {"c2", 2, levels},
+                                            {"n3", 0, NULL}};
 static const struct pred_schema schema = {5, feats};
 
 /* A small model of ARCH with random parameters and a batch of 4 rows. */
-static struct pred_model *small_model(const struct pred_arch *arch,
-                                      pfloat *y)
+static struct pred_model *small_model(const struct pred_arch *arch, pfloat *y)
 {
     char err[200];
     struct pred_model *m = pred_create(arch, &schema, 3, err, sizeof err);
     cr_assert(m, "%s", err);
     cr_assert_eq(pred_acts_reserve(m, 4), 0);
-    pfloat x[20] = {0.5, 0, -1, 1, 0.2,  -0.3, 2, 0.8, 0, 1.5,
+    pfloat x[20] = {0.5, 0, -1,  1, 0.2,  -0.3, 2,  0.8, 0, 1.5,
                     1.1, 1, 0.1, 1, -0.7, -1.4, -1, 0.6, 0, 0.3};
     memcpy(m->a.x, x, sizeof x);
     pfloat yy[4] = {0.4, -1.2, 0.9, 0.1};
@@ -61,16 +62,18 @@ static void model_gradcheck(const struct pred_arch *arch, int train)
         m->params[i] = keep;
         double num = (up - down) / (2 * h), an = m->grads[i];
         double e = fabs(an - num) / fmax(fmax(fabs(an), fabs(num)), 1e-4);
-        cr_assert_lt(e, 1e-6, "%s parameter %zu: analytic %.12g, numeric "
-                     "%.12g", arch->name, i, an, num);
+        cr_assert_lt(e, 1e-6,
+                     "%s parameter %zu: analytic %.12g, numeric "
+                     "%.12g",
+                     arch->name, i, an, num);
     }
     pred_destroy(m);
 }
 
 static struct pred_arch tiny(void)
 {
-    struct pred_arch a = {"tiny", 6, 3, 4, 2, 2, 3, 8, 0.3, PRED_GRU_FIRST,
-                          PRED_POOL_MEAN};
+    struct pred_arch a = {
+        "tiny", 6, 3, 4, 2, 2, 3, 8, 0.3, PRED_GRU_FIRST, PRED_POOL_MEAN};
     return a;
 }
 
@@ -108,19 +111,20 @@ Test(kernels, cblas_product_matches_the_naive_reference_in_every_layout)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 1);
-    int m = 7, n = 5, k = 9, ld = 11; /* leading dimensions wider than rows */
-    pfloat a[11 * 11], b[11 * 11], c1[7 * 11], c2[7 * 11];
+    /* Leading dimensions wider than the rows. */
+    int m = 27, n = 25, k = 19, ld = 31;
+    static pfloat a[31 * 31], b[31 * 31], c1[27 * 31], c2[27 * 31];
     for (int ta = 0; ta < 2; ta++) {
         for (int tb = 0; tb < 2; tb++) {
-            random_fill(a, 121, r);
-            random_fill(b, 121, r);
-            random_fill(c1, 77, r);
+            random_fill(a, 31 * 31, r);
+            random_fill(b, 31 * 31, r);
+            random_fill(c1, 27 * 31, r);
             memcpy(c2, c1, sizeof c1);
             pred_gemm(ta, tb, m, n, k, 0.7, a, ld, b, ld, 0.3, c1, ld);
             pred_gemm_naive(ta, tb, m, n, k, 0.7, a, ld, b, ld, 0.3, c2, ld);
-            for (int i = 0; i < 77; i++)
-                cr_assert_float_eq(c1[i], c2[i], 1e-13, "ta %d tb %d [%d]",
-                                   ta, tb, i);
+            for (int i = 0; i < 27 * 31; i++)
+                cr_assert_float_eq(c1[i], c2[i], 1e-13, "ta %d tb %d [%d]", ta,
+                                   tb, i);
         }
     }
     gsl_rng_free(r);

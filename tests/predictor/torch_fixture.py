@@ -188,7 +188,8 @@ BASE = dict(d_model=5, gru_fwd=3, gru_bwd=4, n_attn=2, n_heads=2, head_dim=3,
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/data/predictor"
     os.makedirs(out, exist_ok=True)
-    make(os.path.join(out, "gru_first_mean.txt"), BASE, 1)
+    # 40 rows: more than one training chunk (PRED_CHUNK 32) in C.
+    make(os.path.join(out, "gru_first_mean.txt"), dict(BASE, batch=40), 1)
     make(os.path.join(out, "attention_first_last.txt"),
          dict(BASE, order=1, pool=1), 2)
     make(os.path.join(out, "transformer_only.txt"),
