@@ -33,32 +33,31 @@ int cli_parse_ulong(const char *s, unsigned long *out)
 
 static void synth_usage(void)
 {
-    printf(
-        "Usage: hetsim dataset synth --schema gflops|memory [OPTIONS] -o "
-        "FILE.csv\n"
-        "Writes a synthetic dataset with the columns of a seed paper's "
-        "table. The\ntargets come from an analytic model of training cost "
-        "(README, \"Synthetic\ndatasets\"), times lognormal noise; neither "
-        "paper published its data.\n\n"
-        "  gflops  Hu: model_type, params_m, batch_size, input_dim, "
-        "num_layers,\n"
-        "          iterations, precision, optimizer, learning_rate -> "
-        "gpu_demand_gflops\n"
-        "          (FLOPs of the whole training run, in GFLOPs)\n"
-        "  memory  Wang et al.: input_dim, model_arch, num_layers, "
-        "num_params,\n"
-        "          precision, params_per_layer -> memory_mb (peak GPU "
-        "memory, MiB)\n\n"
-        "  -s, --schema S    gflops or memory (required)\n"
-        "  -n, --rows N      rows (default 517 for gflops, 452 for memory, "
-        "as the papers)\n"
-        "      --seed S      seed of the GSL generator (default 1)\n"
-        "      --noise SD    standard deviation of the log noise (default "
-        "0.05, i.e. ~5%%)\n"
-        "  -o, --out FILE    the CSV to write, or - for stdout\n"
-        "  -h, --help        show this help\n\n"
-        "Example:\n"
-        "  hetsim dataset synth --schema gflops --seed 1 -o gflops.csv\n");
+    printf("Usage: hetsim dataset synth --schema gflops|memory [OPTIONS] -o "
+           "FILE.csv\n"
+           "Writes a synthetic dataset with the columns of a seed paper's "
+           "table. The\ntargets come from an analytic model of training cost "
+           "(README, \"Synthetic\ndatasets\"), times lognormal noise; neither "
+           "paper published its data.\n\n"
+           "  gflops  Hu: model_type, params_m, batch_size, input_dim, "
+           "num_layers,\n"
+           "          iterations, precision, optimizer, learning_rate -> "
+           "gpu_demand_gflops\n"
+           "          (FLOPs of the whole training run, in GFLOPs)\n"
+           "  memory  Wang et al.: input_dim, model_arch, num_layers, "
+           "num_params,\n"
+           "          precision, params_per_layer -> memory_mb (peak GPU "
+           "memory, MiB)\n\n"
+           "  -s, --schema S    gflops or memory (required)\n"
+           "  -n, --rows N      rows (default 517 for gflops, 452 for memory, "
+           "as the papers)\n"
+           "      --seed S      seed of the GSL generator (default 1)\n"
+           "      --noise SD    standard deviation of the log noise (default "
+           "0.05, i.e. ~5%%)\n"
+           "  -o, --out FILE    the CSV to write, or - for stdout\n"
+           "  -h, --help        show this help\n\n"
+           "Example:\n"
+           "  hetsim dataset synth --schema gflops --seed 1 -o gflops.csv\n");
 }
 
 struct synth_args {
@@ -92,18 +91,18 @@ static int parse_synth_args(int argc, char **argv, struct synth_args *a)
             if (cli_parse_ulong(optarg, &a->rows) || a->rows < 2 ||
                 a->rows > 10000000)
                 return cli_usage_error(SYNTH_CMD, "--rows: expected a whole "
-                                       "number from 2 to 10000000");
+                                                  "number from 2 to 10000000");
             break;
         case 'S':
             if (cli_parse_ulong(optarg, &a->seed))
                 return cli_usage_error(SYNTH_CMD, "--seed: expected a whole "
-                                       "number >= 0");
+                                                  "number >= 0");
             break;
         case 'N':
             a->noise = strtod(optarg, &end);
             if (*end || !(a->noise >= 0 && a->noise <= 2))
                 return cli_usage_error(SYNTH_CMD, "--noise: expected a "
-                                       "number from 0 to 2");
+                                                  "number from 0 to 2");
             break;
         case 'h': synth_usage(); return -1;
         case ':':
@@ -120,10 +119,10 @@ static int parse_synth_args(int argc, char **argv, struct synth_args *a)
     if (!a->schema ||
         (strcmp(a->schema, "gflops") && strcmp(a->schema, "memory")))
         return cli_usage_error(SYNTH_CMD, "--schema: expected gflops or "
-                               "memory");
+                                          "memory");
     if (!a->out)
         return cli_usage_error(SYNTH_CMD, "missing -o FILE (or - for "
-                               "stdout)");
+                                          "stdout)");
     return 0;
 }
 
@@ -135,10 +134,12 @@ static int synth(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     const char *out = a.out;
     int gf = strcmp(a.schema, "gflops") == 0;
-    struct pred_table *t = pred_synth(gf ? PRED_SYNTH_GFLOPS
-                                         : PRED_SYNTH_MEMORY,
-                                      a.rows ? a.rows : gf ? 517 : 452,
-                                      a.seed, a.noise);
+    struct pred_table *t =
+        pred_synth(gf ? PRED_SYNTH_GFLOPS : PRED_SYNTH_MEMORY,
+                   a.rows ? a.rows
+                   : gf   ? 517
+                          : 452,
+                   a.seed, a.noise);
     if (!t) {
         cli_error("out of memory");
         return CLI_FAILURE;
@@ -160,24 +161,23 @@ static int synth(int argc, char **argv)
 
 static void gavel_usage(void)
 {
-    printf(
-        "Usage: hetsim dataset gavel --throughputs FILE -o FILE.csv\n"
-        "Writes a dataset from Gavel's measured throughputs "
-        "(simulation_throughputs.json):\none row per (job type, GPU type, "
-        "GPU count) measured with the GPUs on one\nserver, with the model "
-        "family, batch size, parameters and layers of the\nmodel, the "
-        "GPU's memory, FP32 TFLOP/s and bandwidth (README, \"Gavel\n"
-        "dataset\", cites each), and the measured throughput in steps/s. "
-        "Rows that\ncannot run (throughput 0, out of memory) are kept with "
-        "runnable=0.\n\n"
-        "  -T, --throughputs F  Gavel's simulation_throughputs.json "
-        "(required)\n"
-        "  -o, --out FILE       the CSV to write, or - for stdout\n"
-        "  -h, --help           show this help\n\n"
-        "Example:\n"
-        "  hetsim dataset gavel --throughputs "
-        "traces/gavel/simulation_throughputs.json \\\n"
-        "      -o gavel.csv\n");
+    printf("Usage: hetsim dataset gavel --throughputs FILE -o FILE.csv\n"
+           "Writes a dataset from Gavel's measured throughputs "
+           "(simulation_throughputs.json):\none row per (job type, GPU type, "
+           "GPU count) measured with the GPUs on one\nserver, with the model "
+           "family, batch size, parameters and layers of the\nmodel, the "
+           "GPU's memory, FP32 TFLOP/s and bandwidth (README, \"Gavel\n"
+           "dataset\", cites each), and the measured throughput in steps/s. "
+           "Rows that\ncannot run (throughput 0, out of memory) are kept with "
+           "runnable=0.\n\n"
+           "  -T, --throughputs F  Gavel's simulation_throughputs.json "
+           "(required)\n"
+           "  -o, --out FILE       the CSV to write, or - for stdout\n"
+           "  -h, --help           show this help\n\n"
+           "Example:\n"
+           "  hetsim dataset gavel --throughputs "
+           "traces/gavel/simulation_throughputs.json \\\n"
+           "      -o gavel.csv\n");
 }
 
 static int gavel(int argc, char **argv)
@@ -210,9 +210,10 @@ static int gavel(int argc, char **argv)
         return cli_usage_error(GAVEL_CMD, "unexpected argument '%s'",
                                argv[optind]);
     if (!tp || !out)
-        return cli_usage_error(GAVEL_CMD, "missing %s", tp ? "-o FILE"
-                                                           : "--throughputs "
-                                                             "FILE");
+        return cli_usage_error(GAVEL_CMD, "missing %s",
+                               tp ? "-o FILE"
+                                  : "--throughputs "
+                                    "FILE");
     struct trace_throughputs *m = NULL;
     int rc = cli_load_throughputs(tp, &m);
     struct trace_out o;
@@ -225,8 +226,10 @@ static int gavel(int argc, char **argv)
             cli_trace_out_abort(&o);
     }
     if (rc == CLI_OK && strcmp(out, "-") != 0)
-        fprintf(stderr, "hetsim dataset gavel: %zu rows (%zu cannot run, "
-                "runnable=0) to %s\n", nrows, nflag, out);
+        fprintf(stderr,
+                "hetsim dataset gavel: %zu rows (%zu cannot run, "
+                "runnable=0) to %s\n",
+                nrows, nflag, out);
     trace_throughputs_destroy(m);
     return rc;
 }
@@ -254,8 +257,10 @@ int cli_dataset(int argc, char **argv)
         return CLI_OK;
     }
     if (cmd)
-        return cli_usage_error("hetsim dataset", "unknown command '%s' "
-                               "(choose from: synth, gavel)", cmd);
+        return cli_usage_error("hetsim dataset",
+                               "unknown command '%s' "
+                               "(choose from: synth, gavel)",
+                               cmd);
     return cli_usage_error("hetsim dataset", "missing command (synth or "
-                           "gavel)");
+                                             "gavel)");
 }

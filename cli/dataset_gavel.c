@@ -30,8 +30,7 @@ static const struct gavel_gpu GAVEL_GPUS[] = {
 
 const struct gavel_model *gavel_model_of(const char *job_type)
 {
-    for (size_t i = 0; i < sizeof GAVEL_MODELS / sizeof GAVEL_MODELS[0];
-         i++) {
+    for (size_t i = 0; i < sizeof GAVEL_MODELS / sizeof GAVEL_MODELS[0]; i++) {
         size_t n = strlen(GAVEL_MODELS[i].family);
         if (strncmp(job_type, GAVEL_MODELS[i].family, n) == 0 &&
             (job_type[n] == '\0' || job_type[n] == ' '))
@@ -81,14 +80,16 @@ int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
         const struct gavel_model *md = gavel_model_of(type);
         if (!md) {
             cli_error("%s: job type '%s' is of no model family hetsim "
-                      "knows (README, \"Gavel dataset\")", path, type);
+                      "knows (README, \"Gavel dataset\")",
+                      path, type);
             return CLI_BAD_INPUT;
         }
         for (size_t w = 0; (worker = trace_throughputs_worker(m, w)); w++) {
             const struct gavel_gpu *g = gavel_gpu_of(worker);
             if (!g) {
                 cli_error("%s: GPU type '%s' has no facts in hetsim "
-                          "(README, \"Gavel dataset\")", path, worker);
+                          "(README, \"Gavel dataset\")",
+                          path, worker);
                 return CLI_BAD_INPUT;
             }
             int32_t n;
@@ -98,12 +99,11 @@ int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
                 if (trace_throughput(m, worker, type, n, 0, &v) != 0)
                     continue;
                 put_quoted(f, type);
-                fprintf(f, ",%s,%s,%d,%s,%d,%s,%d,%g,%g,%g,%d,%s\n",
-                        md->family, md->domain,
-                        gavel_batch_size(type), pred_fmt_double(num,
-                                                                md->params_m),
-                        md->layers, g->name, n, g->memory_gb, g->tflops,
-                        g->bandwidth_gbs, v > 0, pred_fmt_double(tp, v));
+                fprintf(f, ",%s,%s,%d,%s,%d,%s,%d,%g,%g,%g,%d,%s\n", md->family,
+                        md->domain, gavel_batch_size(type),
+                        pred_fmt_double(num, md->params_m), md->layers, g->name,
+                        n, g->memory_gb, g->tflops, g->bandwidth_gbs, v > 0,
+                        pred_fmt_double(tp, v));
                 (*nrows)++;
                 *nflagged += v <= 0;
             }

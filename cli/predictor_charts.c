@@ -93,12 +93,20 @@ static int write_splits(const struct cmp *c)
         for (size_t k = 0; k < c->nsplits; k++) {
             const struct pred_metrics *m = &c->models[mi].m[k];
             fprintf(a.f, "%s,%zu,\"%s\",%zu,", c->models[mi].spec.name, k,
-                    c->loo ? c->t->group_names[k] : "random 30%",
-                    c->ntest[k]);
+                    c->loo ? c->t->group_names[k] : "random 30%", c->ntest[k]);
             for (int j = 0; j < NMETRICS; j++)
                 put(a.f, metric(m, j), ",");
             fprintf(a.f, "%s\n", c->models[mi].choice[k]);
         }
+    for (size_t mi = 0; c->loo && mi < c->nmodels; mi++) {
+        struct pred_metrics m;
+        pred_metrics_compute(c->t->y, c->models[mi].pooled, c->t->n, &m);
+        fprintf(a.f, "%s,pooled,\"every row held out once\",%zu,",
+                c->models[mi].spec.name, c->t->n);
+        for (int j = 0; j < NMETRICS; j++)
+            put(a.f, metric(&m, j), ",");
+        fprintf(a.f, "\n");
+    }
     return commit(&a, "splits.csv");
 }
 
@@ -138,31 +146,42 @@ void pcmp_print_table(const struct cmp *c, const char *target)
 {
     if (c->loo)
         printf("hetsim predictor compare: %s -> %s, %zu rows, leaving out "
-               "each of %zu groups in turn\n", c->data, target, c->t->n,
-               c->nsplits);
+               "each of %zu groups in turn\n",
+               c->data, target, c->t->n, c->nsplits);
     else
         printf("hetsim predictor compare: %s -> %s, %zu rows, %zu seeded "
-               "70/30 splits (seed %lu)%s\n", c->data, target, c->t->n,
-               c->nsplits, c->fit.seed,
+               "70/30 splits (seed %lu)%s\n",
+               c->data, target, c->t->n, c->nsplits, c->fit.seed,
                c->fit.log_target ? ", log target" : "");
-    printf("%-12s %24s %11s %11s %8s %17s %9s %9s\n", "model",
-           "MSE (sd)", "RMSE", "MAE", "MAPE %", "R2 (sd)", "train s",
-           "us/row");
+    printf("%-12s %24s %11s %11s %8s %17s %9s %9s\n", "model", "MSE (sd)",
+           "RMSE", "MAE", "MAPE %", "R2 (sd)", "train s", "us/row");
     for (size_t mi = 0; mi < c->nmodels; mi++) {
         const struct cmp_model *cm = &c->models[mi];
         double mse_sd, r2_sd, n = (double)c->nsplits;
         double mse = mean_of(c, cm, MSE, &mse_sd);
         double r2 = mean_of(c, cm, R2, &r2_sd);
         printf("%-12s %11.4g (%10.3g) %11.4g %11.4g %8.2f %8.4f (%6.4f) "
-               "%9.3f %9.2f\n", cm->spec.name, mse, mse_sd,
-               mean_of(c, cm, RMSE, NULL), mean_of(c, cm, MAE, NULL),
-               mean_of(c, cm, MAPE, NULL), r2, r2_sd, cm->train_s / n,
-               cm->infer_us / n);
+               "%9.3f %9.2f\n",
+               cm->spec.name, mse, mse_sd, mean_of(c, cm, RMSE, NULL),
+               mean_of(c, cm, MAE, NULL), mean_of(c, cm, MAPE, NULL), r2, r2_sd,
+               cm->train_s / n, cm->infer_us / n);
+    }
+    if (c->loo) {
+        printf("Pooled: every row predicted by the model that did not see "
+               "its group\n");
+        for (size_t mi = 0; mi < c->nmodels; mi++) {
+            struct pred_metrics m;
+            pred_metrics_compute(c->t->y, c->models[mi].pooled, c->t->n, &m);
+            printf("%-12s %11.4g %12s %11.4g %11.4g %8.2f %8.4f\n",
+                   c->models[mi].spec.name, m.mse, "", m.rmse, m.mae, m.mape,
+                   m.r2);
+        }
     }
     printf("Metrics on the test rows in original units, mean over splits. "
            "ExtraTrees,\nCatBoost and LightGBM (in the papers' tables) are "
            "not packaged for Debian:\nnot run. Results in %s/ "
-           "(compare.csv, splits.csv, predictions.csv).\n", c->out);
+           "(compare.csv, splits.csv, predictions.csv).\n",
+           c->out);
 }
 
 /* ---- Charts ------------------------------------------------------------ */
@@ -195,8 +214,8 @@ static void draw_bars(const struct cmp *c)
         snprintf(name, sizeof name, "metrics_%s", names[k]);
         snprintf(title, sizeof title, "%s on the test rows (mean of %zu)",
                  labels[k], c->nsplits);
-        struct plot_chart ch = {.dir = c->out, .name = name, .title = title,
-                                .ylabel = labels[k]};
+        struct plot_chart ch = {
+            .dir = c->out, .name = name, .title = title, .ylabel = labels[k]};
         struct plot_series s = {labels[k], v, c->nmodels};
         if (ok)
             report(plot_bars(&ch, cats, c->nmodels, &s, 1), name);
@@ -219,10 +238,12 @@ static void draw_scatter(const struct cmp *c)
         }
     }
     unsigned flags = lo > 0 && hi / lo > 100 ? PLOT_LOG_X | PLOT_LOG_Y : 0;
-    struct plot_chart ch = {.dir = c->out, .name = "pred_vs_actual",
+    struct plot_chart ch = {.dir = c->out,
+                            .name = "pred_vs_actual",
                             .title = "Predicted against actual, test rows of "
                                      "split 0",
-                            .xlabel = "actual", .ylabel = "predicted",
+                            .xlabel = "actual",
+                            .ylabel = "predicted",
                             .flags = flags};
     if (ok)
         report(plot_scatter(&ch, p, c->nmodels, 1), "pred_vs_actual");
@@ -244,9 +265,13 @@ static void draw_loss(const struct cmp *c)
         }
         char name[64], title[128];
         snprintf(name, sizeof name, "loss_%s", cm->spec.name);
-        snprintf(title, sizeof title, "Training loss of %s, split 0 "
-                 "(standardized target)", cm->spec.name);
-        struct plot_chart ch = {.dir = c->out, .name = name, .title = title,
+        snprintf(title, sizeof title,
+                 "Training loss of %s, split 0 "
+                 "(standardized target)",
+                 cm->spec.name);
+        struct plot_chart ch = {.dir = c->out,
+                                .name = name,
+                                .title = title,
                                 .xlabel = cm->spec.nn ? "epoch" : "round",
                                 .ylabel = cm->spec.nn ? "MSE" : "RMSE",
                                 .flags = pos ? PLOT_LOG_Y : 0};

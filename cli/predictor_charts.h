@@ -16,6 +16,8 @@ struct cmp_model {
     double infer_us;        /* per test row, summed over splits */
     double *pred0;          /* (ntest0) predictions of split 0 */
     double *loss;           /* (nloss) training loss of split 0 */
+    double *pooled;         /* (n) leave-one-out: each row's prediction
+                               from the split that held it out */
     size_t nloss;
 };
 
@@ -24,14 +26,14 @@ struct cmp {
     const struct pred_schema *schema;
     struct pmodel_fit fit;
     const char *data, *out;
-    int loo;                /* splits hold out one group each */
+    int loo; /* splits hold out one group each */
     size_t nsplits;
-    size_t *ntest;          /* (nsplits) */
+    size_t *ntest; /* (nsplits) */
     struct cmp_model models[CMP_MAX_MODELS];
     size_t nmodels;
-    double *actual0;        /* (ntest0) test targets of split 0 */
+    double *actual0; /* (ntest0) test targets of split 0 */
     size_t ntest0;
-    double *scratch;        /* (n) */
+    double *scratch; /* (n) */
 };
 
 /* DIR/compare.csv (and DIR/loo.csv, DIR/hyper.csv); an exit code. */

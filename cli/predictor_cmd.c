@@ -32,48 +32,47 @@ static void usage(const char *sub)
                "DIR/compare.csv, the table on stdout, and charts.\n"
                "  --data F --target COL --models LIST --repeats K "
                "--out DIR\n");
-    printf(
-        "\nOptions:\n"
-        "  -d, --data F          CSV dataset with a header row\n"
-        "  -t, --target COL      the column to predict\n"
-        "      --categorical L   comma list of columns read as categories "
-        "(columns with\n"
-        "                        any non-numeric cell are categorical "
-        "anyway)\n"
-        "      --drop L          comma list of columns to ignore\n"
-        "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
-        "                        eval, predict: the model file\n"
-        "      --models LIST     compare: comma list of models (default "
-        "all)\n"
-        "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
-        "seed002 (Wang)\n"
-        "      --order O         gru-first or attention-first\n"
-        "      --epochs N        networks' epochs (default 200, Hu's "
-        "Table 2)\n"
-        "      --log-target      fit log(target); metrics stay in "
-        "original units\n"
-        "      --seed S          seed of splits and models (default 1)\n"
-        "  -k, --repeats K       compare: seeded splits (default 5)\n"
-        "      --leave-out COL   compare: hold out each value of COL in "
-        "turn instead\n"
-        "                        (e.g. model_family; also writes "
-        "loo.csv)\n"
-        "      --max-depth N, --eta X, --rounds N, --trees N, --lambda X\n"
-        "                        train: baseline hyper-parameters\n"
-        "  -o, --out PATH        train: model file; predict: CSV; "
-        "compare: folder\n"
-        "      --no-plots        compare: no charts\n"
-        "  -q, --quiet           no progress\n"
-        "  -h, --help            show this help\n\n"
-        "Examples:\n"
-        "  hetsim dataset synth --schema memory -o mem.csv\n"
-        "  hetsim predictor train --data mem.csv --target memory_mb "
-        "--model xgboost -o mem.model\n"
-        "  hetsim predictor eval --model mem.model --data mem.csv\n"
-        "  hetsim predictor compare --data mem.csv --target memory_mb "
-        "--repeats 5 --out cmp\n\n"
-        "Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input "
-        "(dataset, model file).\n");
+    printf("\nOptions:\n"
+           "  -d, --data F          CSV dataset with a header row\n"
+           "  -t, --target COL      the column to predict\n"
+           "      --categorical L   comma list of columns read as categories "
+           "(columns with\n"
+           "                        any non-numeric cell are categorical "
+           "anyway)\n"
+           "      --drop L          comma list of columns to ignore\n"
+           "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
+           "                        eval, predict: the model file\n"
+           "      --models LIST     compare: comma list of models (default "
+           "all)\n"
+           "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
+           "seed002 (Wang)\n"
+           "      --order O         gru-first or attention-first\n"
+           "      --epochs N        networks' epochs (default 200, Hu's "
+           "Table 2)\n"
+           "      --log-target      fit log(target); metrics stay in "
+           "original units\n"
+           "      --seed S          seed of splits and models (default 1)\n"
+           "  -k, --repeats K       compare: seeded splits (default 5)\n"
+           "      --leave-out COL   compare: hold out each value of COL in "
+           "turn instead\n"
+           "                        (e.g. model_family; also writes "
+           "loo.csv)\n"
+           "      --max-depth N, --eta X, --rounds N, --trees N, --lambda X\n"
+           "                        train: baseline hyper-parameters\n"
+           "  -o, --out PATH        train: model file; predict: CSV; "
+           "compare: folder\n"
+           "      --no-plots        compare: no charts\n"
+           "  -q, --quiet           no progress\n"
+           "  -h, --help            show this help\n\n"
+           "Examples:\n"
+           "  hetsim dataset synth --schema memory -o mem.csv\n"
+           "  hetsim predictor train --data mem.csv --target memory_mb "
+           "--model xgboost -o mem.model\n"
+           "  hetsim predictor eval --model mem.model --data mem.csv\n"
+           "  hetsim predictor compare --data mem.csv --target memory_mb "
+           "--repeats 5 --out cmp\n\n"
+           "Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input "
+           "(dataset, model file).\n");
 }
 
 static int number_opt(const char *sub, const char *name, const char *s,
@@ -84,8 +83,8 @@ static int number_opt(const char *sub, const char *name, const char *s,
     if (end == s || *end || !(v >= lo && v <= hi)) {
         char cmd[64];
         snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
-        return cli_usage_error(cmd, "%s: expected a number from %g to %g",
-                               name, lo, hi);
+        return cli_usage_error(cmd, "%s: expected a number from %g to %g", name,
+                               lo, hi);
     }
     *out = v;
     return 0;
@@ -114,7 +113,7 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
     case 'O':
         if (pred_order_parse(&a->fit.order, optarg) < 0)
             return cli_usage_error(cmd, "--order: expected gru-first or "
-                                   "attention-first");
+                                        "attention-first");
         a->fit.order_set = 1;
         break;
     case 'S':
@@ -208,13 +207,13 @@ static int parse_args(int argc, char **argv, const char *sub,
         return cli_usage_error(cmd, "missing --data FILE");
     int needs_out = strcmp(sub, "eval") != 0;
     if (needs_out && !a->out)
-        return cli_usage_error(cmd, "missing -o %s", strcmp(sub, "compare")
-                               ? "FILE" : "DIR");
+        return cli_usage_error(cmd, "missing -o %s",
+                               strcmp(sub, "compare") ? "FILE" : "DIR");
     if ((!strcmp(sub, "train") || !strcmp(sub, "compare")) && !a->target)
         return cli_usage_error(cmd, "missing --target COLUMN");
     if (strcmp(sub, "compare") && !a->model)
-        return cli_usage_error(cmd, "missing --model %s", strcmp(sub, "train")
-                               ? "FILE" : "NAME");
+        return cli_usage_error(cmd, "missing --model %s",
+                               strcmp(sub, "train") ? "FILE" : "NAME");
     return 0;
 }
 
@@ -222,20 +221,26 @@ static int train(const struct pcli_args *a)
 {
     struct pmodel_spec s;
     if (pmodel_parse(&s, a->model, a->arch) < 0)
-        return cli_usage_error("hetsim predictor train", "unknown model '%s' "
-                               "(choose from: " MODELS_HELP ")", a->model);
+        return cli_usage_error("hetsim predictor train",
+                               "unknown model '%s' "
+                               "(choose from: " MODELS_HELP ")",
+                               a->model);
     if (!s.nn) {
         pred_base_defaults(s.kind, &s.params);
         const struct pred_base_params *p = &a->params;
-        if (a->params_set & 1) s.params.max_depth = p->max_depth;
-        if (a->params_set & 2) s.params.eta = p->eta;
-        if (a->params_set & 4) s.params.rounds = p->rounds;
-        if (a->params_set & 8) s.params.trees = p->trees;
-        if (a->params_set & 16) s.params.lambda = p->lambda;
+        if (a->params_set & 1)
+            s.params.max_depth = p->max_depth;
+        if (a->params_set & 2)
+            s.params.eta = p->eta;
+        if (a->params_set & 4)
+            s.params.rounds = p->rounds;
+        if (a->params_set & 8)
+            s.params.trees = p->trees;
+        if (a->params_set & 16)
+            s.params.lambda = p->lambda;
         s.params_set = 1;
     }
-    struct pred_table_opts o = {a->target, a->categorical, a->drop, NULL,
-                                NULL};
+    struct pred_table_opts o = {a->target, a->categorical, a->drop, NULL, NULL};
     struct pred_table *t;
     struct pred_error e;
     if (pred_table_read(a->data, &o, &t, &e) < 0)
@@ -253,8 +258,8 @@ static int train(const struct pcli_args *a)
         rc = CLI_FAILURE;
     } else if (!a->quiet) {
         printf("hetsim predictor train: %s on %zu rows of %s (%d features) "
-               "in %.2f s; model in %s\n", s.name, t->n, a->data, t->nfeat,
-               fit_s, a->out);
+               "in %.2f s; model in %s\n",
+               s.name, t->n, a->data, t->nfeat, fit_s, a->out);
     }
     pmodel_free(&m);
     pred_table_destroy(t);
@@ -271,18 +276,18 @@ static int load_for_use(const struct pcli_args *a, int need_target,
         cli_error("%s", err);
         return CLI_BAD_INPUT;
     }
-    const char *col = a->target ? a->target
-                    : target && *target ? target : NULL;
+    const char *col = a->target ? a->target : target && *target ? target : NULL;
     if (need_target && !col) {
         free(target);
-        return cli_usage_error("hetsim predictor eval", "the model file "
+        return cli_usage_error("hetsim predictor eval",
+                               "the model file "
                                "names no target: give --target COLUMN");
     }
     struct pred_table_opts o = {need_target ? col : NULL, NULL, NULL, NULL,
                                 pmodel_schema(m)};
     struct pred_error e;
-    int rc = pred_table_read(a->data, &o, t, &e) < 0 ? cli_pred_error(&e)
-                                                     : CLI_OK;
+    int rc =
+        pred_table_read(a->data, &o, t, &e) < 0 ? cli_pred_error(&e) : CLI_OK;
     free(target);
     return rc;
 }
@@ -307,7 +312,8 @@ static int eval_or_predict(const struct pcli_args *a, int eval)
         struct pred_metrics mt;
         pred_metrics_compute(t->y, yhat, t->n, &mt);
         printf("rows %zu\nmse %.6g\nrmse %.6g\nmae %.6g\nmape %.4g %%\n"
-               "r2 %.6f\n", mt.n, mt.mse, mt.rmse, mt.mae, mt.mape, mt.r2);
+               "r2 %.6f\n",
+               mt.n, mt.mse, mt.rmse, mt.mae, mt.mape, mt.r2);
     } else if (rc == CLI_OK) {
         struct trace_out o;
         if ((rc = cli_trace_out_open(&o, a->out)) == CLI_OK) {
@@ -332,7 +338,7 @@ int cli_predictor(int argc, char **argv)
     const char *sub = argc > 1 ? argv[1] : NULL;
     if (!sub)
         return cli_usage_error("hetsim predictor", "missing command (train, "
-                               "eval, predict or compare)");
+                                                   "eval, predict or compare)");
     if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
         printf("Usage: hetsim predictor train|eval|predict|compare "
                "[OPTIONS]\n"
@@ -351,9 +357,11 @@ int cli_predictor(int argc, char **argv)
     while (k < 4 && strcmp(sub, subs[k]) != 0)
         k++;
     if (k == 4)
-        return cli_usage_error("hetsim predictor", "unknown command '%s' "
+        return cli_usage_error("hetsim predictor",
+                               "unknown command '%s' "
                                "(choose from: train, eval, predict, "
-                               "compare)", sub);
+                               "compare)",
+                               sub);
     struct pcli_args a;
     int rc = parse_args(argc - 1, argv + 1, sub, &a);
     if (rc)

@@ -10,23 +10,23 @@
  * transformer, bigru, xgboost, rf, tree, linear. */
 struct pmodel_spec {
     char name[32];
-    int nn;                       /* a network of predictor.h */
-    char arch[32];                /* its preset */
-    enum pred_base_kind kind;     /* else a baseline */
+    int nn;                   /* a network of predictor.h */
+    char arch[32];            /* its preset */
+    enum pred_base_kind kind; /* else a baseline */
     struct pred_base_params params;
-    int params_set;               /* params chosen, else the defaults */
+    int params_set; /* params chosen, else the defaults */
 };
 
 /* How to fit: shared by every model. */
 struct pmodel_fit {
     unsigned long seed;
     int log_target;
-    int epochs;          /* networks; 0: the preset's */
+    int epochs; /* networks; 0: the preset's */
     enum pred_order order;
     int order_set;
-    double *loss_out;    /* optional: loss per epoch (networks) or round
-                            (xgboost), up to PMODEL_MAX_LOSS entries */
-    size_t *nloss;       /* how many were written */
+    double *loss_out; /* optional: loss per epoch (networks) or round
+                         (xgboost), up to PMODEL_MAX_LOSS entries */
+    size_t *nloss;    /* how many were written */
 };
 #define PMODEL_MAX_LOSS 100000
 

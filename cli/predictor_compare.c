@@ -30,12 +30,9 @@ static int grid_point(enum pred_base_kind kind, size_t i,
             return -1;
         p->max_depth = xgb_depth[i / 3], p->eta = xgb_eta[i % 3];
         return 0;
-    case PRED_BASE_RF:
-        return i < 3 ? (p->max_depth = rf_depth[i], 0) : -1;
-    case PRED_BASE_TREE:
-        return i < 4 ? (p->max_depth = tree_depth[i], 0) : -1;
-    default:
-        return i < 5 ? (p->lambda = ridge_lambda[i], 0) : -1;
+    case PRED_BASE_RF: return i < 3 ? (p->max_depth = rf_depth[i], 0) : -1;
+    case PRED_BASE_TREE: return i < 4 ? (p->max_depth = tree_depth[i], 0) : -1;
+    default: return i < 5 ? (p->lambda = ridge_lambda[i], 0) : -1;
     }
 }
 
@@ -54,8 +51,8 @@ static void gather(const struct pred_table *t, const size_t *idx, size_t n,
 static double try_fit(const struct pmodel_spec *s, const struct pmodel_fit *f,
                       const struct pred_schema *sc, const double *x,
                       const double *y, size_t n, const double *vx,
-                      const double *vy, size_t nv, double *scratch,
-                      char *err, size_t errlen)
+                      const double *vy, size_t nv, double *scratch, char *err,
+                      size_t errlen)
 {
     struct pmodel m;
     int rc = pmodel_fit(&m, s, f, sc, x, y, n, err, errlen);
@@ -95,8 +92,8 @@ static int tune(struct pmodel_spec *s, const struct pmodel_fit *f,
     for (size_t g = 0; grid_point(s->kind, g, &p) == 0; g++) {
         struct pmodel_spec trial = *s;
         trial.params = p;
-        double mse = try_fit(&trial, f, sc, x, y, nfit, x + nfit * nf,
-                             y + nfit, nt - nfit, scratch, err, errlen);
+        double mse = try_fit(&trial, f, sc, x, y, nfit, x + nfit * nf, y + nfit,
+                             nt - nfit, scratch, err, errlen);
         if (isnan(mse))
             goto done;
         if (mse < best) {
@@ -130,8 +127,8 @@ static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
     struct pmodel_fit f = c->fit;
     f.seed = c->fit.seed + split;
     char choice[64] = "preset";
-    if (!s.nn && tune(&s, &f, c->schema, tx, ty, nt, choice, sizeof choice,
-                      err, errlen) < 0)
+    if (!s.nn && tune(&s, &f, c->schema, tx, ty, nt, choice, sizeof choice, err,
+                      errlen) < 0)
         return -1;
     if (split == 0) {
         f.loss_out = cm->loss;
@@ -201,11 +198,16 @@ static int run_all(struct cmp *c, int progress)
             if (progress)
                 fprintf(stderr, "\rsplit %zu/%zu: %-12s", k + 1, c->nsplits,
                         c->models[mi].spec.name);
+            struct cmp_model *cm = &c->models[mi];
             if (run_one(c, mi, k, x, y, nt, x + nt * nf, y + nt, n - nt, err,
                         sizeof err) < 0) {
-                cli_error("%s: %s", c->models[mi].spec.name, err);
+                cli_error("%s: %s", cm->spec.name, err);
                 rc = CLI_FAILURE;
+                break;
             }
+            const double *yhat = k == 0 ? cm->pred0 : c->scratch;
+            for (size_t i = nt; c->loo && i < n; i++)
+                cm->pooled[idx[i]] = yhat[i - nt];
         }
     }
     if (progress)
@@ -218,20 +220,25 @@ static int run_all(struct cmp *c, int progress)
 
 static int parse_models(struct cmp *c, const struct pcli_args *a)
 {
-    const char *list = a->models ? a->models
-                     : "tbigru,transformer,bigru,xgboost,rf,tree,linear";
+    const char *list = a->models
+                           ? a->models
+                           : "tbigru,transformer,bigru,xgboost,rf,tree,linear";
     char buf[512], *save = NULL;
     snprintf(buf, sizeof buf, "%s", list);
     for (char *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         if (c->nmodels == CMP_MAX_MODELS)
-            return cli_usage_error("hetsim predictor compare", "at most %d "
-                                   "models", CMP_MAX_MODELS);
+            return cli_usage_error("hetsim predictor compare",
+                                   "at most %d "
+                                   "models",
+                                   CMP_MAX_MODELS);
         if (pmodel_parse(&c->models[c->nmodels].spec, tok, a->arch) < 0)
-            return cli_usage_error("hetsim predictor compare", "unknown "
+            return cli_usage_error("hetsim predictor compare",
+                                   "unknown "
                                    "model '%s' (choose from: tbigru, "
                                    "transformer, bigru, xgboost, rf, tree, "
-                                   "linear)", tok);
+                                   "linear)",
+                                   tok);
         c->nmodels++;
     }
     if (c->nmodels == 0)
@@ -253,7 +260,8 @@ static int alloc_results(struct cmp *c)
         cm->choice = calloc(c->nsplits, sizeof *cm->choice);
         cm->pred0 = malloc(n * sizeof *cm->pred0);
         cm->loss = malloc(PMODEL_MAX_LOSS * sizeof *cm->loss);
-        if (!cm->m || !cm->choice || !cm->pred0 || !cm->loss)
+        cm->pooled = malloc(n * sizeof *cm->pooled);
+        if (!cm->m || !cm->choice || !cm->pred0 || !cm->loss || !cm->pooled)
             return -1;
     }
     return 0;
@@ -266,6 +274,7 @@ static void free_results(struct cmp *c)
         free(c->models[mi].choice);
         free(c->models[mi].pred0);
         free(c->models[mi].loss);
+        free(c->models[mi].pooled);
     }
     free(c->actual0);
     free(c->scratch);
@@ -274,8 +283,10 @@ static void free_results(struct cmp *c)
 
 int cli_predictor_compare(const struct pcli_args *a)
 {
-    struct cmp c = {.fit = a->fit, .loo = a->leave_out != NULL,
-                    .data = a->data, .out = a->out};
+    struct cmp c = {.fit = a->fit,
+                    .loo = a->leave_out != NULL,
+                    .data = a->data,
+                    .out = a->out};
     int rc = parse_models(&c, a);
     if (rc != CLI_OK)
         return rc;
@@ -287,8 +298,10 @@ int cli_predictor_compare(const struct pcli_args *a)
     c.schema = &c.t->schema;
     c.nsplits = c.loo ? c.t->ngroups : a->repeats;
     if (c.t->n < 10 || (c.loo && c.nsplits < 2)) {
-        cli_error("%s: %s", a->data, c.loo ? "--leave-out needs a column "
-                  "with two values or more" : "fewer than 10 rows");
+        cli_error("%s: %s", a->data,
+                  c.loo ? "--leave-out needs a column "
+                          "with two values or more"
+                        : "fewer than 10 rows");
         pred_table_destroy(c.t);
         return CLI_BAD_INPUT;
     }

@@ -25,7 +25,10 @@ int pred_base_parse(enum pred_base_kind *k, const char *name)
     return -1;
 }
 
-const char *pred_base_name(enum pred_base_kind k) { return NAMES[k]; }
+const char *pred_base_name(enum pred_base_kind k)
+{
+    return NAMES[k];
+}
 
 void pred_base_defaults(enum pred_base_kind k, struct pred_base_params *p)
 {
@@ -160,8 +163,8 @@ int pred_base_save(const struct pred_base *b, const char *target,
         return -1;
     }
     fprintf(f, "%s %d\nkind %s\nlog_target %d\nymean %.17g\nysd %.17g\n",
-            BASE_MAGIC, BASE_VERSION, NAMES[b->kind], b->p.log_target,
-            b->ymean, b->ysd);
+            BASE_MAGIC, BASE_VERSION, NAMES[b->kind], b->p.log_target, b->ymean,
+            b->ysd);
     put_name(f, "target", target ? target : "");
     fprintf(f, "features %d\n", b->schema.nfeat);
     for (int k = 0; k < b->schema.nfeat; k++) {
@@ -217,8 +220,8 @@ static int read_schema(FILE *f, struct pred_base *b)
 {
     int nf;
     if (fscanf(f, " features %d", &nf) != 1 || nf < 1 ||
-        nf > PRED_MAX_FEATURES || !(b->feat = calloc((size_t)nf,
-                                                     sizeof *b->feat)))
+        nf > PRED_MAX_FEATURES ||
+        !(b->feat = calloc((size_t)nf, sizeof *b->feat)))
         return -1;
     b->schema.nfeat = nf;
     b->schema.feat = b->feat;
@@ -254,7 +257,8 @@ static int read_model(FILE *f, struct pred_base *b, char *err, size_t errlen)
         b->coef = b->col_mean + 2 * len;
         for (size_t c = 0; c < len; c++)
             if (fscanf(f, "%lf %lf %lf", &b->col_mean[c], &b->col_sd[c],
-                       &b->coef[c]) != 3 || !(b->col_sd[c] > 0))
+                       &b->coef[c]) != 3 ||
+                !(b->col_sd[c] > 0))
                 return -1;
         return 0;
     }
@@ -263,13 +267,14 @@ static int read_model(FILE *f, struct pred_base *b, char *err, size_t errlen)
         return -1;
     char *buf = malloc(len + 1);
     int rc = buf && fread(buf, 1, len, f) == len
-                 ? xgb_restore(b, buf, len, err, errlen) : -1;
+                 ? xgb_restore(b, buf, len, err, errlen)
+                 : -1;
     free(buf);
     return rc;
 }
 
-struct pred_base *pred_base_load(const char *path, char **target,
-                                 char *err, size_t errlen)
+struct pred_base *pred_base_load(const char *path, char **target, char *err,
+                                 size_t errlen)
 {
     *target = NULL;
     FILE *f = fopen(path, "rb");
@@ -287,17 +292,18 @@ struct pred_base *pred_base_load(const char *path, char **target,
         goto fail;
     }
     if (version != BASE_VERSION) {
-        snprintf(err, errlen, "%s: model file version %d, this hetsim "
-                 "reads version %d", path, version, BASE_VERSION);
+        snprintf(err, errlen,
+                 "%s: model file version %d, this hetsim "
+                 "reads version %d",
+                 path, version, BASE_VERSION);
         goto fail;
     }
     if (fscanf(f, " kind %15s log_target %d ymean %lf ysd %lf", kind, &logt,
-               &b->ymean, &b->ysd) != 4 || pred_base_parse(&b->kind, kind) ||
-        !(*target = get_name(f, "target")) ||
+               &b->ymean, &b->ysd) != 4 ||
+        pred_base_parse(&b->kind, kind) || !(*target = get_name(f, "target")) ||
         read_schema(f, b) < 0 || read_model(f, b, err, errlen) < 0) {
         if (!err[0])
-            snprintf(err, errlen, "%s: truncated or corrupt model file",
-                     path);
+            snprintf(err, errlen, "%s: truncated or corrupt model file", path);
         goto fail;
     }
     b->p.log_target = logt != 0;

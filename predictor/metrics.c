@@ -7,8 +7,7 @@
 
 #include "tabular.h"
 
-size_t pred_split(size_t n, double train_frac, unsigned long seed,
-                  size_t *idx)
+size_t pred_split(size_t n, double train_frac, unsigned long seed, size_t *idx)
 {
     for (size_t i = 0; i < n; i++)
         idx[i] = i;

@@ -36,8 +36,8 @@ static void expand(const struct pred_schema *s, const double *x, double *out)
     }
 }
 
-int ridge_fit(struct pred_base *b, const double *x, const double *z,
-              size_t n, char *err, size_t errlen)
+int ridge_fit(struct pred_base *b, const double *x, const double *z, size_t n,
+              char *err, size_t errlen)
 {
     size_t w = ridge_width(&b->schema), nf = (size_t)b->schema.nfeat;
     b->ncols = w;
@@ -70,8 +70,10 @@ int ridge_fit(struct pred_base *b, const double *x, const double *z,
     gsl_blas_dgemv(CblasTrans, 1.0, zm, &zy.vector, 0.0, rhs);
     if (gsl_linalg_cholesky_decomp1(a) != 0 ||
         gsl_linalg_cholesky_solve(a, rhs, beta) != 0) {
-        snprintf(err, errlen, "ridge: the system is singular (lambda %g); "
-                 "use a larger lambda", b->p.lambda);
+        snprintf(err, errlen,
+                 "ridge: the system is singular (lambda %g); "
+                 "use a larger lambda",
+                 b->p.lambda);
         goto done;
     }
     for (size_t c = 0; c < w; c++)

@@ -57,8 +57,8 @@ double pred_synth_gflops(const struct pred_gflops_job *j)
      * Adam 12; mixed precision adds 4 (unscale, check, cast master). */
     static const double opt_flops[] = {12, 4, 2};
     double update = p * (opt_flops[opt] + (prec == 2 ? 0 : 4));
-    return (double)j->iterations * ((double)j->batch_size * per_sample +
-                                    update) / 1e9;
+    return (double)j->iterations *
+           ((double)j->batch_size * per_sample + update) / 1e9;
 }
 
 /* ---- Wang et al.'s schema: peak GPU memory of a training job in MiB --- */
@@ -79,9 +79,7 @@ double pred_synth_memory_mb(const struct pred_memory_job *j)
      * stored per position per layer for the backward pass. */
     double d, positions, values;
     switch (a) {
-    case ARCH_MLP:
-        d = sqrt(ppl), positions = 1, values = 2 * d;
-        break;
+    case ARCH_MLP: d = sqrt(ppl), positions = 1, values = 2 * d; break;
     case ARCH_CNN: /* conv, batch norm and ReLU outputs */
         d = sqrt(ppl / 9), positions = (s / 8) * (s / 8), values = 3 * d;
         break;
@@ -95,8 +93,8 @@ double pred_synth_memory_mb(const struct pred_memory_job *j)
         break;
     }
     double bytes = prec == 2 ? 4 : 2;
-    double act = PRED_SYNTH_MEM_BATCH * positions * values * j->num_layers *
-                 bytes;
+    double act =
+        PRED_SYNTH_MEM_BATCH * positions * values * j->num_layers * bytes;
     /* 512 MiB for the CUDA context and cuDNN/cuBLAS workspaces. */
     return (states + act) / (1024.0 * 1024.0) + 512;
 }
@@ -127,15 +125,15 @@ static double rounded(double x, int digits, int significant)
 }
 
 static const struct pred_feature GFLOPS_FEAT[] = {
-    {"model_type", 4, ARCHS}, {"params_m", 0, NULL},
-    {"batch_size", 0, NULL},  {"input_dim", 0, NULL},
-    {"num_layers", 0, NULL},  {"iterations", 0, NULL},
+    {"model_type", 4, ARCHS},     {"params_m", 0, NULL},
+    {"batch_size", 0, NULL},      {"input_dim", 0, NULL},
+    {"num_layers", 0, NULL},      {"iterations", 0, NULL},
     {"precision", 3, PRECISIONS}, {"optimizer", 3, OPTIMIZERS},
     {"learning_rate", 0, NULL},
 };
 static const struct pred_feature MEMORY_FEAT[] = {
-    {"input_dim", 0, NULL},  {"model_arch", 4, ARCHS},
-    {"num_layers", 0, NULL}, {"num_params", 0, NULL},
+    {"input_dim", 0, NULL},       {"model_arch", 4, ARCHS},
+    {"num_layers", 0, NULL},      {"num_params", 0, NULL},
     {"precision", 3, PRECISIONS}, {"params_per_layer", 0, NULL},
 };
 
@@ -149,18 +147,19 @@ static double draw_gflops(gsl_rng *r, double *x)
     struct pred_gflops_job j = {.model_type = ARCHS[a]};
     j.params_m = rounded(log_uniform(r, lo_p[a], hi_p[a]), 2, 0);
     j.batch_size = 1 << uniform_int(r, 3, 9);
-    j.input_dim = a == ARCH_CNN ? images[uniform_int(r, 0, 5)]
-                : a == ARCH_TRANSFORMER ? contexts[uniform_int(r, 0, 4)]
-                : a == ARCH_MLP ? (int)log_uniform(r, 32, 4096)
-                                : uniform_int(r, 16, 512);
+    j.input_dim = a == ARCH_CNN           ? images[uniform_int(r, 0, 5)]
+                  : a == ARCH_TRANSFORMER ? contexts[uniform_int(r, 0, 4)]
+                  : a == ARCH_MLP         ? (int)log_uniform(r, 32, 4096)
+                                          : uniform_int(r, 16, 512);
     j.num_layers = uniform_int(r, lo_layers[a], hi_layers[a]);
     j.iterations = (int)rounded(log_uniform(r, 100, 10000), 0, 0);
     int prec = uniform_int(r, 0, 2), opt = uniform_int(r, 0, 2);
     j.precision = PRECISIONS[prec];
     j.optimizer = OPTIMIZERS[opt];
     j.learning_rate = rounded(log_uniform(r, 1e-5, 1e-1), 3, 1);
-    double v[] = {a, j.params_m, j.batch_size, j.input_dim, j.num_layers,
-                  j.iterations, prec, opt, j.learning_rate};
+    double v[] = {a,           j.params_m,   j.batch_size,
+                  j.input_dim, j.num_layers, j.iterations,
+                  prec,        opt,          j.learning_rate};
     memcpy(x, v, sizeof v);
     return pred_synth_gflops(&j);
 }
@@ -174,10 +173,10 @@ static double draw_memory(gsl_rng *r, double *x)
     static const int contexts[] = {64, 128, 256, 512};
     int a = uniform_int(r, 0, NARCH - 1);
     struct pred_memory_job j = {.model_arch = ARCHS[a]};
-    j.input_dim = a == ARCH_CNN ? images[uniform_int(r, 0, 4)]
-                : a == ARCH_TRANSFORMER ? contexts[uniform_int(r, 0, 3)]
-                : a == ARCH_MLP ? (int)log_uniform(r, 16, 4096)
-                                : uniform_int(r, 16, 512);
+    j.input_dim = a == ARCH_CNN           ? images[uniform_int(r, 0, 4)]
+                  : a == ARCH_TRANSFORMER ? contexts[uniform_int(r, 0, 3)]
+                  : a == ARCH_MLP         ? (int)log_uniform(r, 16, 4096)
+                                          : uniform_int(r, 16, 512);
     j.num_layers = uniform_int(r, lo_layers[a], hi_layers[a]);
     double ppl = rounded(log_uniform(r, lo_ppl[a], hi_ppl[a]), 0, 0);
     j.num_params = ppl * j.num_layers;
@@ -192,8 +191,7 @@ struct pred_table *pred_synth(enum pred_synth_schema s, size_t rows,
                               unsigned long seed, double noise)
 {
     int gf = s == PRED_SYNTH_GFLOPS;
-    struct pred_schema sc = {
-        gf ? 9 : 6, gf ? GFLOPS_FEAT : MEMORY_FEAT};
+    struct pred_schema sc = {gf ? 9 : 6, gf ? GFLOPS_FEAT : MEMORY_FEAT};
     struct pred_table *t =
         pred_table_new(rows, &sc, gf ? "gpu_demand_gflops" : "memory_mb");
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);

@@ -14,8 +14,8 @@
 
 struct csv {
     char *buf;
-    char **cell;   /* (nrec, ncols) record 0 is the header */
-    long *line;    /* (nrec) line where each record starts */
+    char **cell; /* (nrec, ncols) record 0 is the header */
+    long *line;  /* (nrec) line where each record starts */
     size_t nrec, ncols, cap;
 };
 
@@ -161,8 +161,10 @@ static int csv_read(const char *path, struct csv *c, struct pred_error *e)
             goto nomem;
         if ((size_t)n != c->ncols) {
             free(cells);
-            return fail(e, path, line, "expected %zu fields as in the "
-                        "header, found %ld", c->ncols, n);
+            return fail(e, path, line,
+                        "expected %zu fields as in the "
+                        "header, found %ld",
+                        c->ncols, n);
         }
         if (c->nrec == c->cap) {
             size_t nc = c->cap ? c->cap * 2 : 256;
@@ -303,14 +305,15 @@ static int fill_feature(struct pred_table *t, const struct csv *c, size_t j,
         const char *s = c->cell[r * c->ncols + j];
         double *x = &t->x[(r - 1) * (size_t)t->nfeat + (size_t)k];
         if (!*s)
-            return fail(e, path, c->line[r], "column '%s' is empty",
-                        f->name);
+            return fail(e, path, c->line[r], "column '%s' is empty", f->name);
         if (f->nlevels > 0) {
             *x = (double)find_level((char *const *)f->levels,
                                     (size_t)f->nlevels, s);
         } else if (pred_parse_number(s, x) < 0) {
-            return fail(e, path, c->line[r], "column '%s': '%s' is not a "
-                        "number", f->name, s);
+            return fail(e, path, c->line[r],
+                        "column '%s': '%s' is not a "
+                        "number",
+                        f->name, s);
         }
     }
     return 0;
@@ -349,8 +352,10 @@ static int pick_features(const struct csv *c, const struct pred_table_opts *o,
         for (int k = 0; k < o->schema->nfeat; k++) {
             long j = find_col(c, o->schema->feat[k].name);
             if (j < 0)
-                return fail(e, path, 1, "no column '%s', a feature of the "
-                            "model", o->schema->feat[k].name);
+                return fail(e, path, 1,
+                            "no column '%s', a feature of the "
+                            "model",
+                            o->schema->feat[k].name);
             src[(*nf)++] = j;
         }
     } else {
@@ -374,8 +379,8 @@ static int make_feature(struct pred_table *t, const struct csv *c,
     if (rc == 0 && o->schema) {
         const struct pred_feature *sf = &o->schema->feat[k];
         rc = tab_copy_levels(f, sf->levels, sf->nlevels);
-    } else if (rc == 0 && (in_list(o->categorical, c->cell[j]) ||
-                           !column_numeric(c, j))) {
+    } else if (rc == 0 &&
+               (in_list(o->categorical, c->cell[j]) || !column_numeric(c, j))) {
         char **lv = NULL;
         size_t nl = 0;
         rc = distinct(c, j, &lv, &nl);
@@ -396,14 +401,15 @@ static int fill_rows(struct pred_table *t, const struct csv *c,
         t->line[r - 1] = c->line[r];
         const char *s = tj >= 0 ? c->cell[r * c->ncols + (size_t)tj] : NULL;
         if (s && pred_parse_number(s, &t->y[r - 1]) < 0)
-            return fail(e, path, c->line[r], "target '%s': '%s' is not a "
-                        "number", o->target, s);
+            return fail(e, path, c->line[r],
+                        "target '%s': '%s' is not a "
+                        "number",
+                        o->target, s);
     }
     if (gj < 0)
         return 0;
     t->group = malloc(t->n * sizeof *t->group);
-    if (!t->group ||
-        distinct(c, (size_t)gj, &t->group_names, &t->ngroups) < 0)
+    if (!t->group || distinct(c, (size_t)gj, &t->group_names, &t->ngroups) < 0)
         return fail(e, path, 0, "out of memory");
     for (size_t r = 1; r < c->nrec; r++)
         t->group[r - 1] = (size_t)find_level(

@@ -24,12 +24,12 @@ struct pred_error {
 /* ---- Tables (table.c) ------------------------------------------------ */
 
 struct pred_table {
-    size_t n;           /* rows */
-    int nfeat;          /* feature columns, in file order */
-    double *x;          /* (n, nfeat) values or level codes (-1: unknown) */
-    double *y;          /* (n) target, NULL when the table has none */
-    long *line;         /* (n) line of each row in its file, 0 if made */
-    char *target;       /* target column name, NULL when none */
+    size_t n;     /* rows */
+    int nfeat;    /* feature columns, in file order */
+    double *x;    /* (n, nfeat) values or level codes (-1: unknown) */
+    double *y;    /* (n) target, NULL when the table has none */
+    long *line;   /* (n) line of each row in its file, 0 if made */
+    char *target; /* target column name, NULL when none */
     struct pred_feature *feat; /* (nfeat) names and levels, owned */
     struct pred_schema schema; /* view of feat */
     size_t *group;      /* (n) code of the group column, NULL when none */
@@ -79,8 +79,7 @@ char *pred_fmt_double(char *buf, double x);
 /* Writes a permutation of 0..N-1 drawn with SEED (GSL mt19937) to IDX and
  * returns how many lead it as the training part: round(TRAIN_FRAC * N),
  * at least 1 and at most N - 1 when N >= 2. */
-size_t pred_split(size_t n, double train_frac, unsigned long seed,
-                  size_t *idx);
+size_t pred_split(size_t n, double train_frac, unsigned long seed, size_t *idx);
 
 struct pred_metrics {
     double mse, rmse, mae;
@@ -102,8 +101,8 @@ struct pred_gflops_job {
     const char *model_type; /* mlp, cnn, rnn, transformer */
     double params_m;
     int batch_size, input_dim, num_layers, iterations;
-    const char *precision;  /* fp32, fp16, bf16 */
-    const char *optimizer;  /* sgd, momentum, adam */
+    const char *precision; /* fp32, fp16, bf16 */
+    const char *optimizer; /* sgd, momentum, adam */
     double learning_rate;
 };
 
@@ -137,17 +136,17 @@ enum pred_base_kind {
 };
 
 struct pred_base_params {
-    int max_depth;     /* trees */
-    double eta;        /* xgboost learning rate */
-    int rounds;        /* xgboost rounds */
-    int trees;         /* rf: trees of the forest */
-    double subsample;  /* rf: rows per tree */
-    double colsample;  /* rf: features per split */
-    double lambda;     /* ridge penalty; XGBoost's L2 on leaf weights */
-    int log_target;    /* fit log(y) (y > 0), predict exp */
+    int max_depth;    /* trees */
+    double eta;       /* xgboost learning rate */
+    int rounds;       /* xgboost rounds */
+    int trees;        /* rf: trees of the forest */
+    double subsample; /* rf: rows per tree */
+    double colsample; /* rf: features per split */
+    double lambda;    /* ridge penalty; XGBoost's L2 on leaf weights */
+    int log_target;   /* fit log(y) (y > 0), predict exp */
     unsigned long seed;
-    double *loss_out;  /* optional, rounds entries: training RMSE per
-                          xgboost round (in fitted units) */
+    double *loss_out; /* optional, rounds entries: training RMSE per
+                         xgboost round (in fitted units) */
 };
 
 /* Parses "xgboost", "rf", "tree", "linear". 0, or -1. */
@@ -178,7 +177,7 @@ const struct pred_schema *pred_base_schema(const struct pred_base *b);
  * not such a file, of another version, or corrupt. */
 int pred_base_save(const struct pred_base *b, const char *target,
                    const char *path, char *err, size_t errlen);
-struct pred_base *pred_base_load(const char *path, char **target,
-                                 char *err, size_t errlen);
+struct pred_base *pred_base_load(const char *path, char **target, char *err,
+                                 size_t errlen);
 
 #endif

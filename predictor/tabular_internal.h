@@ -27,11 +27,11 @@ struct pred_base {
     struct pred_base_params p;
     struct pred_feature *feat; /* (schema.nfeat) owned copy */
     struct pred_schema schema;
-    double ymean, ysd;  /* standardization of the fitted target */
+    double ymean, ysd; /* standardization of the fitted target */
     /* ridge: expanded columns (numeric, one per level of categoricals) */
     size_t ncols;
     double *col_mean, *col_sd, *coef; /* (ncols) each, one block */
-    void *booster;      /* xgboost's BoosterHandle */
+    void *booster;                    /* xgboost's BoosterHandle */
 };
 
 /* Expanded width of SCHEMA's rows for ridge (numeric 1, categorical one
@@ -40,8 +40,8 @@ size_t ridge_width(const struct pred_schema *s);
 
 /* Each fits b->kind on rows X with fitted targets Z (already log-ed and
  * standardized); 0, or -1 with a message in ERR. */
-int ridge_fit(struct pred_base *b, const double *x, const double *z,
-              size_t n, char *err, size_t errlen);
+int ridge_fit(struct pred_base *b, const double *x, const double *z, size_t n,
+              char *err, size_t errlen);
 int xgb_fit(struct pred_base *b, const double *x, const double *z, size_t n,
             char *err, size_t errlen);
 /* Standardized predictions of N rows into OUT. */

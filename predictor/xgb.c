@@ -74,8 +74,7 @@ static int configure(BoosterHandle h, const struct pred_base *b)
              set(h, "nthread", 1) |
              set(h, "seed", (double)(p->seed % 2147483647UL)) |
              set(h, "base_score", 0) | /* targets are standardized */
-             set(h, "max_depth", p->max_depth) |
-             set(h, "lambda", p->lambda) |
+             set(h, "max_depth", p->max_depth) | set(h, "lambda", p->lambda) |
              set(h, "eta", boost ? p->eta : 1.0);
     if (rf)
         rc |= set(h, "num_parallel_tree", p->trees) |

@@ -870,3 +870,45 @@ Test(plot_gnuplot, reports_a_folder_it_cannot_write_as_an_io_error)
     struct plot_series s = {"fifo", jct, N_JCT};
     assert_rc(plot_cdf(&c, &s, 1), PLOT_EIO);
 }
+
+/* ---- plot_scatter -------------------------------------------------------- */
+
+TestSuite(plot_scatter, .init = make_dir, .fini = remove_dir);
+
+static const double actual[] = {1, 10, 100, 1000}, guess[] = {2, 9, 120, 800};
+
+Test(plot_scatter, keeps_every_point_and_draws_the_diagonal)
+{
+    struct plot_chart c = chart_named("pva");
+    struct plot_points p[2] = {{"xgboost", actual, guess, 4},
+                               {"linear", actual, actual, 4}};
+    assert_rc(plot_scatter(&c, p, 2, 1), 0);
+    assert_images("pva", 900, 560);
+    struct table t = read_block("pva.gp", "$pts0");
+    cr_assert_eq(t.rows, 4);
+    cr_assert_eq(t.cols, 2);
+    for (size_t r = 0; r < 4; r++) {
+        cr_assert(cell(&t, r, 0) == actual[r]);
+        cr_assert(cell(&t, r, 1) == guess[r]);
+    }
+    free(t.v);
+    char *gp = slurp("pva.gp", NULL);
+    cr_assert_not_null(strstr(gp, "x with lines"));
+    cr_assert_not_null(strstr(gp, "$pts1 using 1:2"));
+    free(gp);
+}
+
+Test(plot_scatter, refuses_values_a_log_axis_cannot_show_and_writes_nothing)
+{
+    struct plot_chart c = chart_named("pva");
+    c.flags = PLOT_LOG_X | PLOT_LOG_Y;
+    const double bad[] = {1, -1, 3, 4};
+    struct plot_points p = {"m", actual, bad, 4};
+    assert_rc(plot_scatter(&c, &p, 1, 0), PLOT_EINVAL);
+    cr_assert(!exists("pva.gp"));
+    p.y = guess;
+    assert_rc(plot_scatter(&c, &p, 1, 0), 0);
+    char *gp = slurp("pva.gp", NULL);
+    cr_assert_null(strstr(gp, "x with lines"));
+    free(gp);
+}

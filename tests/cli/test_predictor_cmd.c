@@ -14,8 +14,14 @@
 static char out[1 << 16], err[1 << 16], buf[1 << 20], buf2[1 << 20];
 static char dir[64];
 
-static void setup(void) { clitest_make_dir(dir, "hetsim-pred"); }
-static void teardown(void) { clitest_remove_dir(dir); }
+static void setup(void)
+{
+    clitest_make_dir(dir, "hetsim-pred");
+}
+static void teardown(void)
+{
+    clitest_remove_dir(dir);
+}
 
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -40,15 +46,16 @@ TestSuite(predictor_cmd, .init = setup, .fini = teardown);
 
 Test(predictor_cmd, gavel_rows_carry_the_measured_throughputs)
 {
-    cr_assert_eq(run("dataset gavel --throughputs %s -o gavel.csv",
-                     GAVEL_JSON), 0, "%s", err);
+    cr_assert_eq(run("dataset gavel --throughputs %s -o gavel.csv", GAVEL_JSON),
+                 0, "%s", err);
     read_in_dir("gavel.csv", buf, sizeof buf);
     /* k80, ('ResNet-18 (batch size 16)', 1): "null": 4.795294551566172;
      * ResNet-18 has 11.17 M parameters and 18 layers (README table);
      * a K80 die: 12 GB, 4.37 TFLOP/s, 240 GB/s. */
     cr_assert(strstr(buf, "\"ResNet-18 (batch size 16)\",ResNet-18,"
                           "image_classification,16,11.17,18,k80,1,12,4.37,"
-                          "240,1,4.795294551566172\n"), "%.400s", buf);
+                          "240,1,4.795294551566172\n"),
+              "%.400s", buf);
     /* k80, ('ResNet-50 (batch size 128)', 2): "null": 0.0 -- cannot run,
      * kept and flagged. */
     cr_assert(strstr(buf, "\"ResNet-50 (batch size 128)\",ResNet-50,"
@@ -62,14 +69,18 @@ Test(predictor_cmd, gavel_rows_carry_the_measured_throughputs)
 
 Test(predictor_cmd, synth_is_seeded_and_has_the_papers_columns)
 {
-    cr_assert_eq(run("dataset synth --schema gflops --seed 4 -o a.csv"), 0, "%s", err);
+    cr_assert_eq(run("dataset synth --schema gflops --seed 4 -o a.csv"), 0,
+                 "%s", err);
     cr_assert_eq(run("dataset synth --schema gflops --seed 4 -o b.csv"), 0);
     read_in_dir("a.csv", buf, sizeof buf);
     read_in_dir("b.csv", buf2, sizeof buf2);
     cr_assert_str_eq(buf, buf2);
-    cr_assert_eq(strncmp(buf, "model_type,params_m,batch_size,input_dim,"
-                              "num_layers,iterations,precision,optimizer,"
-                              "learning_rate,gpu_demand_gflops\n", 101), 0);
+    cr_assert_eq(strncmp(buf,
+                         "model_type,params_m,batch_size,input_dim,"
+                         "num_layers,iterations,precision,optimizer,"
+                         "learning_rate,gpu_demand_gflops\n",
+                         101),
+                 0);
     size_t lines = 0;
     for (char *p = buf; *p; p++)
         lines += *p == '\n';
@@ -89,11 +100,13 @@ Test(predictor_cmd, bad_dataset_rows_exit_3_with_file_and_line)
     fputs("a,b,y\n1,2,3\n4,5\n", f);
     fclose(f);
     cr_assert_eq(run("predictor train --data bad.csv --target y --model "
-                     "linear -o m"), 3);
-    cr_assert(strstr(err, "hetsim: error: bad.csv:3: expected 3 fields"),
-              "%s", err);
+                     "linear -o m"),
+                 3);
+    cr_assert(strstr(err, "hetsim: error: bad.csv:3: expected 3 fields"), "%s",
+              err);
     cr_assert_eq(run("predictor train --data bad.csv --target y --model "
-                     "svm -o m"), 2);
+                     "svm -o m"),
+                 2);
     cr_assert_eq(run("predictor eval --model nothing --data bad.csv"), 3);
 }
 
@@ -103,10 +116,12 @@ Test(predictor_cmd, train_eval_predict_round_trip)
     cr_assert_eq(run("predictor train --data m.csv --target memory_mb "
                      "--model xgboost --rounds 50 -o m.model"),
                  0, "%s", err);
-    cr_assert_eq(run("predictor eval --model m.model --data m.csv"), 0, "%s", err);
+    cr_assert_eq(run("predictor eval --model m.model --data m.csv"), 0, "%s",
+                 err);
     cr_assert(strstr(out, "rows 120\n"), "%s", out);
     cr_assert_eq(run("predictor predict --model m.model --data m.csv -o "
-                     "p.csv"), 0, "%s", err);
+                     "p.csv"),
+                 0, "%s", err);
     read_in_dir("p.csv", buf, sizeof buf);
     /* The model's features, then the prediction (the target is not read). */
     cr_assert(strstr(buf, ",params_per_layer,predicted\n"), "%.200s", buf);
@@ -135,8 +150,9 @@ Test(predictor_cmd, compare_is_deterministic_and_writes_the_table)
     for (int k = 0; k < 2; k++) {
         cr_assert_eq(run("predictor compare --data m.csv --target memory_mb "
                          "--models xgboost,rf,tree,linear --repeats 2 "
-                         "--no-plots --out %s", k ? "b" : "a"), 0, "%s",
-                     err);
+                         "--no-plots --out %s",
+                         k ? "b" : "a"),
+                     0, "%s", err);
     }
     cr_assert(strstr(out, "ExtraTrees"), "%s", out);
     read_in_dir("a/compare.csv", buf, sizeof buf);

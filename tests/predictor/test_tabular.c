@@ -65,21 +65,21 @@ Test(synth, gflops_of_hand_computed_jobs)
     /* MLP, 1 M params, batch 10, 1000 iterations, SGD, fp32: 6 * 1e6 * 10
      * (reuse 1) = 6e7 FLOPs a step + update 2 * 1e6 = 6.2e7; * 1000 =
      * 6.2e10 FLOPs = 62 GFLOPs. */
-    struct pred_gflops_job mlp = {"mlp", 1, 10, 100, 2, 1000, "fp32", "sgd",
-                                  0.01};
+    struct pred_gflops_job mlp = {"mlp", 1,      10,    100, 2,
+                                  1000,  "fp32", "sgd", 0.01};
     cr_assert_float_eq(pred_synth_gflops(&mlp), 62.0, 1e-9);
     /* Transformer, 12 M params, 1 layer -> d = sqrt(1.2e7 / 12) = 1000,
      * context 10: 6 * 1.2e7 * 10 = 7.2e8, attention 6 * 1 * 10 * 1000 * 10
      * = 6e5; Adam in fp16: 1.2e7 * (12 + 4) = 1.92e8; batch 1, 1
      * iteration: (7.206e8 + 1.92e8) / 1e9 = 0.9126 GFLOPs. */
-    struct pred_gflops_job tf = {"transformer", 12, 1, 10, 1, 1, "fp16",
-                                 "adam", 0.01};
+    struct pred_gflops_job tf = {"transformer", 12,     1,   10, 1, 1,
+                                 "fp16",        "adam", 0.01};
     cr_assert_float_eq(pred_synth_gflops(&tf), 0.9126, 1e-12);
     /* CNN, 1 M params, 32 px -> (32 / 16)^2 = 4 uses: 6 * 1e6 * 4 =
      * 2.4e7, momentum in bf16 1e6 * (4 + 4) = 8e6; 10 iterations:
      * 3.2e8 FLOPs = 0.32 GFLOPs. */
-    struct pred_gflops_job cnn = {"cnn", 1, 1, 32, 5, 10, "bf16",
-                                  "momentum", 0.01};
+    struct pred_gflops_job cnn = {"cnn", 1,      1,          32,  5,
+                                  10,    "bf16", "momentum", 0.01};
     cr_assert_float_eq(pred_synth_gflops(&cnn), 0.32, 1e-12);
     struct pred_gflops_job bad = mlp;
     bad.optimizer = "lamb";
@@ -92,14 +92,14 @@ Test(synth, memory_of_hand_computed_jobs)
      * 32 * 1 * (2 * 1000) * 4 layers * 4 bytes = 1,024,000 B; states
      * 16 * 4e6 = 64,000,000 B; (65,024,000 / 2^20) + 512 MiB. */
     struct pred_memory_job mlp = {100, "mlp", 4, 4e6, "fp32"};
-    cr_assert_float_eq(pred_synth_memory_mb(&mlp),
-                       65024000.0 / 1048576.0 + 512, 1e-9);
+    cr_assert_float_eq(pred_synth_memory_mb(&mlp), 65024000.0 / 1048576.0 + 512,
+                       1e-9);
     /* Transformer, 1.2e7 params, 1 layer -> d = 1000, 128 tokens: values
      * 17 * 1000 + 2.5 * (1000 / 64) * 128 = 22,000 a token; 32 * 128 *
      * 22,000 * 2 bytes = 180,224,000 B; states 1.92e8 B. */
     struct pred_memory_job tf = {128, "transformer", 1, 1.2e7, "fp16"};
-    cr_assert_float_eq(pred_synth_memory_mb(&tf),
-                       372224000.0 / 1048576.0 + 512, 1e-9);
+    cr_assert_float_eq(pred_synth_memory_mb(&tf), 372224000.0 / 1048576.0 + 512,
+                       1e-9);
 }
 
 Test(synth, noise_free_rows_follow_the_formula_and_seeds_repeat)
@@ -124,7 +124,8 @@ Test(synth, noise_free_rows_follow_the_formula_and_seeds_repeat)
     pred_table_destroy(c);
 }
 
-/* ---- CSV tables ------------------------------------------------------------ */
+/* ---- CSV tables ------------------------------------------------------------
+ */
 
 static char tmp_path[64];
 
@@ -155,7 +156,8 @@ Test(table, reads_numbers_categories_quotes_and_crlf)
     cr_assert_eq(read_text("\xEF\xBB\xBFid,kind,n,y\r\n"
                            "1,\"b, quoted\",2.5,10\r\n"
                            "2,a,3,20\r\n\r\n3,\"b, quoted\",-1e1,30\r\n",
-                           &o, &t, &e), 0, "%s", e.text);
+                           &o, &t, &e),
+                 0, "%s", e.text);
     cr_assert_eq(t->n, 3);
     cr_assert_eq(t->nfeat, 2);
     cr_assert_str_eq(t->feat[0].name, "kind");
@@ -206,11 +208,9 @@ Test(table, bad_rows_name_the_line_and_the_problem)
         struct pred_table *t = NULL;
         struct pred_error e = {0};
         struct pred_table_opts o = {.target = cases[i].target};
-        cr_assert_eq(read_text(cases[i].text, &o, &t, &e), -1, "case %zu",
-                     i);
+        cr_assert_eq(read_text(cases[i].text, &o, &t, &e), -1, "case %zu", i);
         cr_assert_null(t);
-        cr_assert(strstr(e.text, cases[i].message), "case %zu: %s", i,
-                  e.text);
+        cr_assert(strstr(e.text, cases[i].message), "case %zu: %s", i, e.text);
         cr_assert_eq(e.line, cases[i].line, "case %zu: line %ld", i, e.line);
     }
     struct pred_table *t;
@@ -220,7 +220,8 @@ Test(table, bad_rows_name_the_line_and_the_problem)
     cr_assert(strstr(e.text, "no column 'zz'"));
 }
 
-/* ---- baselines ------------------------------------------------------------ */
+/* ---- baselines ------------------------------------------------------------
+ */
 
 /* x1 = (-1, 1, -1, 1), x2 = (-1, -1, 1, 1): means 0, population sds 1,
  * orthogonal, so Z'Z = 4 I. y = (1, 3, 2, 6): mean 3, centred
@@ -335,8 +336,8 @@ Test(xgboost, same_seed_gives_the_same_forest)
     char err[256];
     double a[80], b[80];
     for (int k = 0; k < 2; k++) {
-        struct pred_base *m = pred_base_fit(PRED_BASE_RF, &p, &t->schema,
-                                            t->x, t->y, t->n, err, sizeof err);
+        struct pred_base *m = pred_base_fit(PRED_BASE_RF, &p, &t->schema, t->x,
+                                            t->y, t->n, err, sizeof err);
         cr_assert(m, "%s", err);
         pred_base_predict(m, t->x, t->n, k ? b : a, err, sizeof err);
         pred_base_destroy(m);
