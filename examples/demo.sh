@@ -100,7 +100,6 @@ for p in min-exec-time max-efficiency; do
   run "$p" predictor "$pred"
   run "$p" noisy:0.5 noisy:0.5
 done
-echo "   (gavel-maxmin solves one LP per 360 s round: about a minute)"
 run gavel-maxmin none none
 echo
 awk -F, 'NR == 1 { printf "   %-18s %-10s %9s %9s %10s %6s %4s %8s %8s\n", "policy", "estimates",
