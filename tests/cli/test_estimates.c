@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -119,4 +120,47 @@ Test(estimates, the_parser_refuses_malformed_specs_with_exit_2)
                                  est_err, sizeof est_err), 2, "%s", bad[i]);
         cr_assert(strstr(est_err, "--estimates") != NULL, "%s", est_err);
     }
+}
+
+/* Writes a sweep SPEC over the history fixture with ESTIMATES (a JSON
+ * array's inside) and returns the exit code of `hetsim sweep` on it. */
+static int sweep_with(const char *estimates)
+{
+    char spec[256], args[1024];
+    snprintf(spec, sizeof spec, "%s/spec.json", est_dir);
+    FILE *f = fopen(spec, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "{\"traces\": [\"" DATA "/history.csv\"], \"clusters\": [\""
+               DATA "/one_gpu.json\"], \"policies\": [\"sjf\"], "
+               "\"estimates\": [%s], \"seeds\": 1}\n", estimates);
+    fclose(f);
+    snprintf(args, sizeof args, "sweep %s -q -j 1 --out %s/sweep", spec,
+             est_dir);
+    return clitest_run(NULL, args, est_out, sizeof est_out, est_err,
+                       sizeof est_err);
+}
+
+Test(estimates, sweep_specs_take_history_and_predictor_estimates)
+{
+    cr_assert_eq(sweep_with("\"history\", \"history:user\""), 0, "%s",
+                 est_err);
+    /* SJF on history (by vc) is the run worked out by hand above: the
+     * mean over its one seed of avg JCT is 527 / 6. */
+    char path[256];
+    static char csv[1 << 14];
+    snprintf(path, sizeof path, "%s/sweep/sweep.csv", est_dir);
+    clitest_read_file(path, csv, sizeof csv);
+    int col = 0;
+    for (const char *p = csv; p < strstr(csv, "avg_jct_s_mean"); p++)
+        col += *p == ',';
+    const char *row = strstr(csv, ",history,");
+    cr_assert(row != NULL && strstr(csv, "avg_jct_s_mean"), "%s", csv);
+    while (row > csv && row[-1] != '\n')
+        row--;
+    for (int k = 0; k < col; k++)
+        row = strchr(row, ',') + 1;
+    cr_assert_float_eq(strtod(row, NULL), 527.0 / 6, 1e-9);
+    cr_assert_eq(sweep_with("\"predictor:\""), 3, "empty model path");
+    cr_assert(strstr(est_err, "predictor:MODEL.bin") != NULL, "%s", est_err);
+    cr_assert_eq(sweep_with("\"history:team\""), 3);
 }
