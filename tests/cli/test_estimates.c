@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "estimators.h"
 #include "run_helpers.h"
 
 #define DATA HETSIM_TEST_DATA "/cli/estimates"
@@ -163,4 +164,25 @@ Test(estimates, sweep_specs_take_history_and_predictor_estimates)
     cr_assert_eq(sweep_with("\"predictor:\""), 3, "empty model path");
     cr_assert(strstr(est_err, "predictor:MODEL.bin") != NULL, "%s", est_err);
     cr_assert_eq(sweep_with("\"history:team\""), 3);
+}
+
+Test(estimates, the_prediction_cache_keeps_every_key_through_growth)
+{
+    /* 1,000 keys (job type i / 7, GPU count i % 7 + 1) are distinct; each
+     * is new the first time and found the second, with its value. */
+    struct est_memo m = {0};
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < 1000; i++) {
+            struct est_key k = {i / 7, (int32_t)(i % 7) + 1};
+            int found;
+            struct sim_estimate *v = est_memo_slot(&m, &k, &found);
+            cr_assert_not_null(v);
+            cr_assert_eq(found, pass, "key %u, pass %d", i, pass);
+            if (!pass)
+                v->mem_mb = i;
+            else
+                cr_assert_float_eq(v->mem_mb, i, 0);
+        }
+    cr_assert_eq(m.len, 1000);
+    est_memo_free(&m);
 }
