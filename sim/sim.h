@@ -280,6 +280,99 @@ double cluster_job_overhead(const struct cluster *c, const char *job_type);
 double sim_attained_s(const struct sim *s, uint32_t job);
 double sim_work_left(const struct sim *s, uint32_t job);
 
+/* ---- GPU sharing (share.c, frag.c) -------------------------------------- */
+
+/* A pod of Alibaba's 2023 trace asks one node for CPU, memory and either a
+ * share of one GPU (num_gpus 1, gpu_milli < 1000) or num_gpus whole GPUs.
+ * GPUs are counted in milli-GPU: 1000 is one whole GPU (README, "GPU
+ * sharing"). A cap of 0 means the dimension is not modelled (always fits). */
+#define SHARE_MILLI 1000
+#define SHARE_MAX_NODE_GPUS 64
+
+struct share_demand {
+    int64_t cpu_milli;
+    double memory_mib;
+    int32_t num_gpus;  /* >= 1 */
+    int32_t gpu_milli; /* per GPU, 1..1000; < 1000 only with num_gpus 1 */
+    uint32_t allowed;  /* bit t = may use GPU type t; 0 = any */
+};
+
+struct share_node {
+    int32_t gpu_type;
+    int32_t gpus;              /* <= SHARE_MAX_NODE_GPUS */
+    int64_t cpu_cap, cpu_free; /* milli-CPU; cap 0: not modelled */
+    double mem_cap, mem_free;  /* MiB; cap 0: not modelled */
+    int32_t *gpu_free;         /* (gpus) milli-GPU free on each GPU */
+};
+
+struct share_cluster {
+    struct share_node *nodes; /* (nnodes) */
+    int32_t nnodes;
+    int64_t total_milli;      /* 1000 x GPUs */
+    int64_t used_milli;       /* milli-GPU allocated now */
+    int32_t *gpu_block;       /* one block behind every gpu_free */
+};
+
+/* Where a pod went: NODE, and GPU (a share) or the GPUs of MASK (whole). */
+struct share_alloc {
+    int32_t node;
+    int32_t gpu;   /* the shared GPU, or -1 for whole GPUs */
+    uint64_t mask; /* bit g = whole GPU g taken */
+};
+
+/* A share cluster with C's nodes, all free, CPU and memory not modelled.
+ * 0, SIM_EINVAL (a node with more than SHARE_MAX_NODE_GPUS) or SIM_ENOMEM. */
+int share_cluster_create(const struct cluster *c, struct share_cluster **out);
+void share_cluster_destroy(struct share_cluster *sc);
+/* Gives NODE its CPU (milli) and memory (MiB) capacity, all free. */
+void share_node_set_host(struct share_node *n, int64_t cpu_milli,
+                         double mem_mib);
+
+/* 1 when D is well formed (see struct share_demand), else 0. */
+int share_demand_valid(const struct share_demand *d);
+/* 1 when node N can host D now (type, CPU, memory and GPUs), else 0. */
+int share_fits(const struct share_node *n, const struct share_demand *d);
+/* For a share (gpu_milli < 1000): 1 when GPU G of N can take it now. */
+int share_gpu_fits(const struct share_node *n, const struct share_demand *d,
+                   int32_t g);
+/* Whole GPUs: the lowest-numbered fully free GPUs of N for D into *mask;
+ * 0, or 1 when there are not enough. */
+int share_whole_gpus(const struct share_node *n, const struct share_demand *d,
+                     uint64_t *mask);
+/* Takes or gives back the resources of D at A (checked by the caller). */
+void share_node_take(struct share_node *n, const struct share_demand *d,
+                     const struct share_alloc *a);
+void share_node_give(struct share_node *n, const struct share_demand *d,
+                     const struct share_alloc *a);
+void share_take(struct share_cluster *sc, const struct share_demand *d,
+                const struct share_alloc *a);
+void share_give(struct share_cluster *sc, const struct share_demand *d,
+                const struct share_alloc *a);
+
+/* The target workload of FGD's fragmentation: task types (distinct
+ * demands) with their popularity, summing to 1. */
+struct share_workload {
+    struct share_demand *types; /* (n) in order of first appearance */
+    double *weight;             /* (n) */
+    size_t n;
+};
+
+/* Groups the N demands of PODS into types; 0, SIM_EINVAL (N = 0 or a bad
+ * demand) or SIM_ENOMEM. */
+int share_workload_build(const struct share_demand *pods, size_t n,
+                         struct share_workload **out);
+void share_workload_destroy(struct share_workload *w);
+
+/* FGD's fragmentation (frag.c; Weng et al., ATC'23, section 3.2), in
+ * milli-GPU: of node N for one task D; of N for workload W (the
+ * popularity-weighted sum over W's types); of the whole cluster (the sum
+ * over its nodes). */
+double share_task_frag(const struct share_node *n, const struct share_demand *d);
+double share_node_frag(const struct share_node *n,
+                       const struct share_workload *w);
+double share_cluster_frag(const struct share_cluster *sc,
+                          const struct share_workload *w);
+
 /* ---- Results ------------------------------------------------------------ */
 
 struct sim_summary {
