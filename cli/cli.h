@@ -25,6 +25,8 @@ int cli_policies(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 /* `hetsim compare`: one run per policy, then a comparison (compare.c). */
 int cli_compare(int argc, char **argv);
+/* `hetsim pack`: FGD's packing experiment on shared GPUs (pack.c). */
+int cli_pack(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

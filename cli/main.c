@@ -18,6 +18,7 @@ static const struct command commands[] = {
     {"policies", cli_policies, "list the scheduling policies"},
     {"trace", cli_trace, "read, convert, summarise and generate traces"},
     {"compare", cli_compare, "run several policies on a trace; compare"},
+    {"pack", cli_pack, "fill a cluster with GPU-sharing pods; fragmentation"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
