@@ -22,6 +22,7 @@ struct pol_sharer {
     enum pol_share_rule rule;
     const struct share_workload *w;
     gsl_rng *rng;
+    double before; /* fgd: fragmentation of the node being weighed */
 };
 
 static const char *const rule_names[POL_SHARE_COUNT] = {
@@ -80,7 +81,7 @@ static double frag_growth(const struct pol_sharer *p,
     memcpy(free_after, n->gpu_free, (size_t)n->gpus * sizeof *free_after);
     after.gpu_free = free_after;
     share_node_take(&after, d, &a);
-    return share_node_frag(&after, p->w) - share_node_frag(n, p->w);
+    return share_node_frag(&after, p->w) - p->before;
 }
 
 /* Free over capacity of one modelled dimension (0 when not modelled). */
@@ -171,12 +172,14 @@ static void consider(const struct pol_sharer *p, const struct share_node *n,
 }
 
 /* The best candidate on node I, against BEST (updated with *out). */
-static void weigh_node(const struct pol_sharer *p,
+static void weigh_node(struct pol_sharer *p,
                        const struct share_cluster *sc, int32_t i,
                        const struct share_demand *d, double best[2],
                        struct share_alloc *out)
 {
     const struct share_node *n = &sc->nodes[i];
+    if (p->rule == POL_SHARE_FGD)
+        p->before = share_node_frag(n, p->w);
     if (d->gpu_milli == SHARE_MILLI) {
         uint64_t mask;
         share_whole_gpus(n, d, &mask);

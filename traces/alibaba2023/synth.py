@@ -4,14 +4,14 @@ GPU cluster trace 2023 (openb_pod_list_*.csv, openb_node_list_gpu_node.csv;
 Weng et al., "Beware of Fragmentation", USENIX ATC'23), for the FGD-style
 packing experiment (`hetsim pack`).
 
-Usage: synth.py [--seed N] [--pods N] [--node-scale K] OUT_PODS.csv OUT_NODES.csv
+Usage: synth.py [--seed N] [--pods N] [--nodes N] OUT_PODS.csv OUT_NODES.csv
 
 Nothing here is measured from the real trace: the mix below is hetsim's own
 choice, made to hold the features that the paper's experiment depends on
 (many pods asking for a share of one GPU, 1/2/4/8 whole-GPU pods, CPU and
 memory asks, a few pods pinned to a GPU model, nodes of 2, 4 and 8 GPUs).
 
-Nodes, per unit of --node-scale (default 1 = 64 nodes, 392 GPUs):
+Nodes: a unit of 64 (392 GPUs), repeated and cut at --nodes (default 64):
   24 x 8 V100M16 (96 cores, 384 GiB)    16 x 8 G2 (128 cores, 768 GiB)
   12 x 4 T4 (64 cores, 256 GiB)          12 x 2 P100 (32 cores, 128 GiB)
 Pods (each drawn independently, in this order of draws):
@@ -57,18 +57,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pods", type=int, default=420)
-    ap.add_argument("--node-scale", type=int, default=1)
+    ap.add_argument("--nodes", type=int, default=64)
     ap.add_argument("pods_csv")
     ap.add_argument("nodes_csv")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     with open(a.nodes_csv, "w", newline="\n") as f:
         f.write("sn,cpu_milli,memory_mib,gpu,model\n")
-        k = 0
-        for count, gpus, model, cpu, mem in NODE_GROUPS:
-            for _ in range(count * a.node_scale):
-                f.write(f"node-{k:05d},{cpu},{mem},{gpus},{model}\n")
-                k += 1
+        unit = [g[1:] for g in NODE_GROUPS for _ in range(g[0])]
+        for k in range(a.nodes):
+            gpus, model, cpu, mem = unit[k % len(unit)]
+            f.write(f"node-{k:05d},{cpu},{mem},{gpus},{model}\n")
     with open(a.pods_csv, "w", newline="\n") as f:
         f.write("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,"
                 "pod_phase,creation_time,deletion_time,scheduled_time\n")
