@@ -80,3 +80,13 @@ for n in 100000 1000000; do
   preemptive_run "$work/preemptive-$n.csv" "tiresias, defaults" \
     --policy tiresias
 done
+
+echo
+echo "== hetsim pack: fgd, best-fit, dot-product on 8,000 pods x 1,500 nodes"
+echo "   (traces/alibaba2023/synth.py --pods 8000 --nodes 1500, seed 1)"
+python3 "$here/../traces/alibaba2023/synth.py" --pods 8000 --nodes 1500 \
+  "$work/pods.csv" "$work/nodes.csv"
+"$hetsim" pack --no-plots --trace "$work/pods.csv" \
+  --cluster "alibaba2023:$work/nodes.csv" \
+  --placements fgd,best-fit,dot-product --out "$work/pack" 2>&1 >/dev/null |
+  sed 's/^/   /'
