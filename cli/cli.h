@@ -27,6 +27,8 @@ int cli_trace(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 /* `hetsim pack`: FGD's packing experiment on shared GPUs (pack.c). */
 int cli_pack(int argc, char **argv);
+/* `hetsim share`: a replay with shared GPUs (share_cmd.c). */
+int cli_share(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

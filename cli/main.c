@@ -19,6 +19,7 @@ static const struct command commands[] = {
     {"trace", cli_trace, "read, convert, summarise and generate traces"},
     {"compare", cli_compare, "run several policies on a trace; compare"},
     {"pack", cli_pack, "fill a cluster with GPU-sharing pods; fragmentation"},
+    {"share", cli_share, "replay a trace with GPUs shared by fractional jobs"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -151,22 +151,21 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
     return CLI_OK;
 }
 
-/* CPU and memory of each GPU node of alibaba2023:NODES.csv[:TYPES], in the
- * order cli_alibaba_cluster made the cluster's nodes. */
-static int read_hosts(const char *spec, struct pack_input *in)
+int cli_share_hosts(const char *spec, const struct cluster *c,
+                    int64_t **cpu, double **mem)
 {
     char path[4096];
     struct trace_nodes *nodes = NULL;
     struct trace_error err = {0};
-    int32_t k = 0, nn = in->cluster->nnodes;
+    int32_t k = 0, nn = c->nnodes;
     snprintf(path, sizeof path, "%s", spec + strlen("alibaba2023:"));
     path[strcspn(path, ":")] = '\0';
     int rc = trace_read_alibaba_nodes(path, &nodes, &err);
     if (rc)
         return cli_trace_failure(rc, &err, path);
-    in->host_cpu = malloc((size_t)nn * sizeof *in->host_cpu);
-    in->host_mem = malloc((size_t)nn * sizeof *in->host_mem);
-    if (!in->host_cpu || !in->host_mem) {
+    *cpu = malloc((size_t)(nn > 0 ? nn : 1) * sizeof **cpu);
+    *mem = malloc((size_t)(nn > 0 ? nn : 1) * sizeof **mem);
+    if (!*cpu || !*mem) {
         trace_nodes_destroy(nodes);
         cli_error("out of memory");
         return CLI_FAILURE;
@@ -174,8 +173,8 @@ static int read_hosts(const char *spec, struct pack_input *in)
     for (size_t i = 0; i < nodes->n && k < nn; i++) {
         if (nodes->nodes[i].gpus < 1 || !nodes->nodes[i].model[0])
             continue; /* as cli_alibaba_cluster skips it */
-        in->host_cpu[k] = nodes->nodes[i].cpu_milli;
-        in->host_mem[k++] = nodes->nodes[i].memory_mib;
+        (*cpu)[k] = nodes->nodes[i].cpu_milli;
+        (*mem)[k++] = nodes->nodes[i].memory_mib;
     }
     trace_nodes_destroy(nodes);
     if (k != nn) { /* the file changed between the two reads */
@@ -195,13 +194,11 @@ static int by_submit(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
 }
 
-/* The demand of job J of the trace; CLI_OK or CLI_BAD_INPUT. */
-static int demand_of(const struct pack_input *in, const char *src, size_t j,
-                     struct share_demand *d)
+int cli_share_demand(const struct cluster *c, const struct trace *t,
+                     const char *src, size_t j, struct share_demand *d)
 {
-    const struct trace *t = in->trace;
     const struct trace_job *tj = &t->jobs[j];
-    int64_t allowed = cli_allowed_types(in->cluster,
+    int64_t allowed = cli_allowed_types(c,
                                         trace_str(t, tj->gpu_types), src,
                                         (long)tj->line);
     if (allowed < 0)
@@ -239,7 +236,7 @@ static int build_pods(struct pack_input *in, const char *src)
     total = (double)in->cluster->total_gpus * SHARE_MILLI;
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         struct share_demand *d = &in->pods[i];
-        rc = demand_of(in, src, order[i], d);
+        rc = cli_share_demand(in->cluster, t, src, order[i], d);
         asked += (double)d->num_gpus * d->gpu_milli;
         in->arrived[i] = asked / total;
     }
@@ -285,7 +282,8 @@ static int load(const struct pack_options *o, struct pack_input *in)
 {
     int rc = cli_load_cluster(o->cluster, &in->cluster);
     if (!rc && strncmp(o->cluster, "alibaba2023:", 12) == 0)
-        rc = read_hosts(o->cluster, in);
+        rc = cli_share_hosts(o->cluster, in->cluster, &in->host_cpu,
+                             &in->host_mem);
     if (!rc)
         rc = cli_read_trace(o->trace, o->format, &o->trace_opt, &in->trace);
     if (!rc && in->trace->njobs == 0) {

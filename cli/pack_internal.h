@@ -32,6 +32,16 @@ struct pack_result {
     double wall_s;
 };
 
+/* CPU (milli) and memory (MiB) of each node of the cluster C made from
+ * SPEC = alibaba2023:NODES.csv[:TYPES.json], as new arrays; exit code. */
+int cli_share_hosts(const char *spec, const struct cluster *c,
+                    int64_t **cpu, double **mem);
+
+/* The demand of job J of T (read from SRC) on C; CLI_OK, or CLI_BAD_INPUT
+ * after a message. */
+int cli_share_demand(const struct cluster *c, const struct trace *t,
+                     const char *src, size_t j, struct share_demand *d);
+
 /* Writes pack.csv, pack_summary.csv, summary.json and (PLOTS) the charts
  * into DIR; prints the summary table unless QUIET. Returns an exit code. */
 int pack_write(const char *dir, const struct pack_input *in,
