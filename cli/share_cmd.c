@@ -46,6 +46,7 @@ static void share_usage(void)
         "                          utilizations sum to <= BOUND (needs "
         "--throughputs)\n"
         "  -s, --seed N            seed of `random` (default 1)\n"
+        "      --no-plots          skip the chart\n"
         "  -q, --quiet             print nothing but errors\n"
         "  -f, --format NAME       the trace's format (default: detected)\n"
         "  -h, --help              show this help\n\n"
@@ -53,11 +54,12 @@ static void share_usage(void)
         "gpu_utilization:\nallocated, effective_utilization: weighted by "
         "speed, frag_rate_mean: FGD's\nfragmentation over cluster GPUs, "
         "time mean), timeline.csv (time,\nallocated_gpus, frag_gpus, "
-        "frag_rate from each time on), jobs.csv.\n\n"
+        "frag_rate from each time on), jobs.csv, and the\nchart sharing "
+        "(.gp, .png, .svg).\n\n"
         "Example:\n"
         "  hetsim share --trace traces/alibaba2023/pods.csv \\\n"
         "               --cluster alibaba2023:traces/alibaba2023/nodes.csv "
-        "--out results/share\n");
+        "\\\n               --out results/share\n");
 }
 
 static int parse_number(const char *opt, const char *arg, double lo,
@@ -84,6 +86,7 @@ static int parse_args(int argc, char **argv, struct share_options *o)
         {"util-pack", required_argument, NULL, 'U'},
         {"seed", required_argument, NULL, 's'},
         {"quiet", no_argument, NULL, 'q'},
+        {"no-plots", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         CLI_TRACE_LONG_OPTIONS,
         {NULL, 0, NULL, 0}};
@@ -98,6 +101,7 @@ static int parse_args(int argc, char **argv, struct share_options *o)
         case 'o': o->out = optarg; break;
         case 'T': o->throughputs = optarg; break;
         case 'q': o->quiet = 1; break;
+        case 'N': o->plots = 0; break;
         case 'h': share_usage(); return -1;
         case 'I':
             rc = parse_number("--interference", optarg, 0, 1, &o->interference);
@@ -215,7 +219,8 @@ static int replay(struct share_ctx *x, const struct share_options *o,
 int cli_share(int argc, char **argv)
 {
     struct share_options o = {.format = TRACE_FMT_AUTO, .seed = 1,
-                              .rule = POL_SHARE_FGD, .interference = 0.65};
+                              .rule = POL_SHARE_FGD, .interference = 0.65,
+                              .plots = 1};
     struct share_ctx x = {0};
     struct share_run_summary m;
     int rc = parse_args(argc, argv, &o);

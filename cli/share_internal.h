@@ -13,7 +13,7 @@ struct share_options {
     double interference; /* speed of an unmeasured pair, (0, 1] */
     double util_bound;   /* --util-pack; 0 = off */
     uint64_t seed;
-    int quiet;
+    int quiet, plots;
 };
 
 struct share_step {

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "plots.h"
 #include "share_internal.h"
 
 /* u(A) as above, over the distinct job types TYPES (N) of the trace. */
@@ -219,6 +220,37 @@ static int write_jobs(const char *dir, const struct share_ctx *x)
     return cli_atomic_commit(&a);
 }
 
+/* Allocated and fragmented GPU over time, one chart. */
+static int chart(const char *dir, const struct share_ctx *x)
+{
+    size_t n = x->nsteps;
+    double *col = malloc((n ? n : 1) * 3 * sizeof *col);
+    if (!col || !n) {
+        free(col);
+        return col ? 0 : -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        col[i] = x->steps[i].time;
+        col[n + i] = (double)x->steps[i].used_milli / SHARE_MILLI;
+        col[2 * n + i] = x->steps[i].frag / SHARE_MILLI;
+    }
+    struct plot_series s[2] = {{"allocated GPUs", col + n, n},
+                               {"fragmented GPUs (FGD)", col + 2 * n, n}};
+    struct plot_chart c = {.dir = dir, .name = "sharing",
+                           .title = "GPU allocated and fragmented over time",
+                           .xlabel = "time (s)", .ylabel = "GPUs"};
+    int rc = plot_steps(&c, col, n, s, 2);
+    free(col);
+    if (rc == PLOT_ENOGNUPLOT) {
+        if (plot_should_report_missing_gnuplot())
+            cli_warn("gnuplot not found: wrote the chart script only");
+        return 0;
+    }
+    if (rc)
+        cli_warn("chart sharing: %s", plot_strerror(rc));
+    return rc ? -1 : 0;
+}
+
 int share_write(const struct share_options *o, const struct share_ctx *x,
                 const struct share_run_summary *m)
 {
@@ -227,6 +259,8 @@ int share_write(const struct share_options *o, const struct share_ctx *x,
         cli_error("%s: cannot write the results", o->out);
         return CLI_FAILURE;
     }
+    if (o->plots && chart(o->out, x))
+        return CLI_FAILURE;
     if (!o->quiet)
         printf("%s: %zu of %zu jobs completed, avg JCT %.1f s, makespan "
                "%.1f s,\nGPU utilization %.4f (effective %.4f), "

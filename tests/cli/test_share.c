@@ -25,7 +25,7 @@ static int share(const char *trace, const char *extra)
 {
     char args[2048];
     snprintf(args, sizeof args,
-             "share -q --trace %s/share/%s --cluster %s/share/v100.json "
+             "share -q --no-plots --trace %s/share/%s --cluster %s/share/v100.json "
              "--throughputs %s/share/pairs.json --placement first-fit "
              "--out %s %s",
              HETSIM_TEST_DATA, trace, HETSIM_TEST_DATA, HETSIM_TEST_DATA, dir,
