@@ -221,17 +221,22 @@ static int replay(struct run *r)
                           (uint32_t)i, 0))
             return SIM_ENOMEM;
     r->now = r->last_t = r->heap.len ? r->heap.ev[0].time : 0;
+    int changed = 0;
     while (!r->oom && sim_heap_pop(&r->heap, &ev) == 0) {
         SIM_ASSERT(ev.time >= r->now);
         r->now = ev.time;
-        if (ev.kind == SIM_EV_ARRIVAL)
+        if (ev.kind == SIM_EV_ARRIVAL) {
             arrive(r, ev.job);
-        else if (ev.epoch == r->jobs[ev.job].epoch)
+            changed = 1;
+        } else if (ev.epoch == r->jobs[ev.job].epoch) {
             finish(r, ev.job);
-        if (r->heap.len > 0 && r->heap.ev[0].time == r->now)
-            continue;
+            changed = 1;
+        }
+        if (!changed || (r->heap.len > 0 && r->heap.ev[0].time == r->now))
+            continue; /* stale finishes alone change nothing */
         schedule(r);
         observe(r);
+        changed = 0;
     }
     if (r->oom)
         return SIM_ENOMEM;

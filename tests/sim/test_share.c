@@ -148,3 +148,86 @@ Test(share, malformed_demands_are_refused)
     cr_assert_eq(share_workload_build(bad, 1, &none), SIM_EINVAL);
     cr_assert_null(none);
 }
+
+/* ---- share_run: the replay with shared GPUs ------------------------------ */
+
+static const char *const one_gpu =
+    "{\"name\": \"one\", \"gpu_types\": ["
+    " {\"name\": \"A\", \"memory_mb\": 16384, \"speed\": 1}],"
+    " \"nodes\": [{\"gpu_type\": \"A\", \"gpus_per_node\": 1, \"count\": 1}]}";
+
+/* First node and GPU that hold D (a test's own placement). */
+static int first_fit(void *ctx, const struct share_cluster *c,
+                     const struct share_demand *d, struct share_alloc *out)
+{
+    (void)ctx;
+    for (int32_t i = 0; i < c->nnodes; i++) {
+        if (!share_fits(&c->nodes[i], d))
+            continue;
+        *out = (struct share_alloc){i, -1, 0};
+        if (d->gpu_milli == SHARE_MILLI)
+            return share_whole_gpus(&c->nodes[i], d, &out->mask);
+        while (!share_gpu_fits(&c->nodes[i], d, ++out->gpu))
+            ;
+        return 0;
+    }
+    return 1;
+}
+
+static double half_speed(void *ctx, int32_t t, uint32_t a, uint32_t b)
+{
+    (void)ctx, (void)t, (void)a, (void)b;
+    return 0.5;
+}
+
+/* One GPU; every pair runs at .5. Shares of 500 milli: j0 (0, 100 s),
+ * j1 (20, 30 s), j2 (30, 10 s); j3 asks 2 GPUs and fits no node.
+ *   [0, 20]   j0 alone: 20 done, 80 left;
+ *   20        j1 joins, both at .5;  30: j2 arrives, the GPU is full;
+ *   80        j1 ends (30 / .5 = 60 s); j0 did 30 more, 50 left; j2 starts;
+ *   100       j2 ends (10 / .5); j0 did 10 more, 40 left, now alone;
+ *   140       j0 ends.
+ * JCT 140, 60, 70: mean 90; waits 0, 0, 50. Allocated milli 500 on
+ * [0, 20], 1000 on [20, 100], 500 on [100, 140]: 110000 / (1000 x 140) =
+ * 11/14; work 500 x (100 + 30 + 10) / 140000 = 1/2. Fragmentation: the
+ * workload is share 500 (3/4) and two GPUs (1/4); the share fits whenever
+ * anything is free, so F = 1/4 x free: 1/4 x (500 x 20 + 500 x 40) = 7500,
+ * over 140000: 3/56. */
+Test(share_run, shares_change_speed_as_company_comes_and_goes)
+{
+    struct cluster *c1 = NULL;
+    struct share_cluster *s1 = NULL;
+    struct share_workload *w1 = NULL;
+    struct sim_error e = {0};
+    struct share_run_summary m;
+    struct share_job jobs[4] = {
+        {.submit_time = 0, .work = 100, .demand = {0, 0, 1, 500, 0}},
+        {.submit_time = 20, .work = 30, .demand = {0, 0, 1, 500, 0}},
+        {.submit_time = 30, .work = 10, .demand = {0, 0, 1, 500, 0}},
+        {.submit_time = 30, .work = 10, .demand = {0, 0, 2, 1000, 0}}};
+    struct share_demand d[4];
+    struct share_run_hooks h = {NULL, first_fit, half_speed, NULL};
+    cr_assert_eq(cluster_parse(one_gpu, "test", &c1, &e), 0, "%s", e.text);
+    cr_assert_eq(share_cluster_create(c1, &s1), 0);
+    for (int i = 0; i < 4; i++)
+        d[i] = jobs[i].demand;
+    cr_assert_eq(share_workload_build(d, 4, &w1), 0);
+    cr_assert_eq(share_run(s1, c1, jobs, 4, w1, &h, &m), 0);
+    cr_assert_float_eq(jobs[0].finish_time, 140, 1e-9);
+    cr_assert_float_eq(jobs[1].finish_time, 80, 1e-9);
+    cr_assert_float_eq(jobs[2].start_time, 80, 1e-9);
+    cr_assert_float_eq(jobs[2].finish_time, 100, 1e-9);
+    cr_assert_eq(jobs[3].state, JOB_FAILED);
+    cr_assert_eq(m.completed, 3);
+    cr_assert_eq(m.unschedulable, 1);
+    cr_assert_float_eq(m.avg_jct_s, 90, 1e-9);
+    cr_assert_float_eq(m.avg_wait_s, 50 / 3.0, 1e-9);
+    cr_assert_float_eq(m.makespan_s, 140, 1e-9);
+    cr_assert_float_eq(m.gpu_utilization, 11 / 14.0, 1e-12);
+    cr_assert_float_eq(m.effective_utilization, 0.5, 1e-12);
+    cr_assert_float_eq(m.frag_rate_mean, 3 / 56.0, 1e-12);
+    cr_assert_eq(s1->used_milli, 0);
+    share_workload_destroy(w1);
+    share_cluster_destroy(s1);
+    cluster_destroy(c1);
+}
