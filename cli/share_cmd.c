@@ -74,6 +74,21 @@ static int parse_number(const char *opt, const char *arg, double lo,
     return CLI_OK;
 }
 
+/* What getopt cannot check: operands, required and related options. */
+static int check_args(int argc, char **argv, const struct share_options *o)
+{
+    if (optind < argc)
+        return cli_usage_error(SHARE_CMD, "unexpected argument '%s'",
+                               argv[optind]);
+    if (!o->trace || !o->cluster || !o->out)
+        return cli_usage_error(SHARE_CMD, "--trace, --cluster and --out are "
+                                          "required");
+    if (o->util_bound > 0 && !o->throughputs)
+        return cli_usage_error(SHARE_CMD, "--util-pack needs --throughputs "
+                                          "(utilization estimates)");
+    return CLI_OK;
+}
+
 static int parse_args(int argc, char **argv, struct share_options *o)
 {
     static const struct option long_options[] = {
@@ -129,18 +144,7 @@ static int parse_args(int argc, char **argv, struct share_options *o)
         default: return cli_usage_error(SHARE_CMD, "bad option");
         }
     }
-    if (rc)
-        return rc;
-    if (optind < argc)
-        return cli_usage_error(SHARE_CMD, "unexpected argument '%s'",
-                               argv[optind]);
-    if (!o->trace || !o->cluster || !o->out)
-        return cli_usage_error(SHARE_CMD, "--trace, --cluster and --out are "
-                                          "required");
-    if (o->util_bound > 0 && !o->throughputs)
-        return cli_usage_error(SHARE_CMD, "--util-pack needs --throughputs "
-                                          "(utilization estimates)");
-    return CLI_OK;
+    return rc ? rc : check_args(argc, argv, o);
 }
 
 /* ---- hooks of the replay ------------------------------------------------ */
