@@ -77,12 +77,20 @@ struct run_config {
     double noise_sigma;             /* noisy:SIGMA */
     double restart_overhead_s;
     int placement;                  /* enum pol_placement */
+    int mem_aware;                  /* --placement ...,mem-aware[:MARGIN] */
+    double mem_margin;
+    double oom_detect_s;            /* --oom-detect-s */
     int backfill;                   /* enum pol_backfill */
     const char *opt_keys[CLI_MAX_POLICY_OPTS];
     const char *opt_values[CLI_MAX_POLICY_OPTS];
     char opt_buf[CLI_MAX_POLICY_OPTS][256];
     size_t nopts;
 };
+
+/* Parses --placement RULE[,mem-aware[:MARGIN]] into CFG; 0 or CLI_USAGE
+ * after a message. */
+int cli_parse_placement(const char *cmd, const char *text,
+                        struct run_config *cfg);
 
 /* Parses --estimates TEXT into CFG; 0 or CLI_USAGE after a message. */
 int cli_parse_estimates(const char *cmd, const char *text,
@@ -139,12 +147,15 @@ struct workload {
     const char *worker[SIM_MAX_GPU_TYPES];  /* matrix worker of each type */
     struct cli_class_map classes;
     uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback */
+    double *class_mem; /* (fallback_cap) memory need the matrix implies, MB:
+                          0 = none (README, "Memory") */
     size_t fallback_cap;
     size_t matrix_jobs, fallback_jobs;
     enum cli_estimates estimates; /* how est_work is made */
     double noise_sigma;
     uint64_t seed;
     size_t estimated_jobs;        /* jobs given an est_work > 0 */
+    size_t mem_jobs;              /* jobs with a known memory need */
 };
 
 /* Adds every job of T (read from SRC) to w->sim, with classes from

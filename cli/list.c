@@ -66,7 +66,10 @@ int cli_policies(int argc, char **argv)
     }
     if (verbose)
         printf("\nplacements (--placement): fastest (default), consolidate, "
-               "first-fit, best-fit, random\nbackfill (--backfill, "
+               "first-fit, best-fit, random;\n  then ,mem-aware[:MARGIN] keeps "
+               "jobs off GPU types with less memory than\n  their estimate "
+               "times 1 + MARGIN (e.g. fastest,mem-aware:0.1)\n"
+               "backfill (--backfill, "
                "non-preemptive policies): none (default), easy, "
                "conservative\n");
     return CLI_OK;

@@ -12,6 +12,8 @@ static const struct pol_ops *const registry[] = {
     &pol_tiresias,
     &pol_gittins,
     &pol_fair,
+    &pol_min_exec_time,
+    &pol_max_efficiency,
 };
 
 #define NPOLICIES (sizeof registry / sizeof registry[0])
