@@ -89,7 +89,8 @@ static int parse_rules(struct pack_options *o, const char *arg)
         if (r < 0)
             return cli_usage_error(PACK_CMD,
                                    "unknown placement '%s' (fgd, best-fit, "
-                                   "dot-product, first-fit, random)", p);
+                                   "dot-product, first-fit, random)",
+                                   p);
         for (size_t i = 0; i < o->nrules; i++)
             if (o->rule[i] == (enum pol_share_rule)r)
                 return cli_usage_error(PACK_CMD, "placement '%s' twice", p);
@@ -134,7 +135,9 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
                 return cli_usage_error(PACK_CMD, "--seed: not a number: '%s'",
                                        optarg);
             break;
-        case 'f': case 'B': case 'G':
+        case 'f':
+        case 'B':
+        case 'G':
             if ((rc = cli_trace_option(PACK_CMD, opt, optarg, &o->format,
                                        &o->trace_opt)))
                 return rc;
@@ -151,8 +154,8 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
     return CLI_OK;
 }
 
-int cli_share_hosts(const char *spec, const struct cluster *c,
-                    int64_t **cpu, double **mem)
+int cli_share_hosts(const char *spec, const struct cluster *c, int64_t **cpu,
+                    double **mem)
 {
     char path[4096];
     struct trace_nodes *nodes = NULL;
@@ -198,9 +201,8 @@ int cli_share_demand(const struct cluster *c, const struct trace *t,
                      const char *src, size_t j, struct share_demand *d)
 {
     const struct trace_job *tj = &t->jobs[j];
-    int64_t allowed = cli_allowed_types(c,
-                                        trace_str(t, tj->gpu_types), src,
-                                        (long)tj->line);
+    int64_t allowed =
+        cli_allowed_types(c, trace_str(t, tj->gpu_types), src, (long)tj->line);
     if (allowed < 0)
         return CLI_BAD_INPUT;
     *d = (struct share_demand){
@@ -308,8 +310,7 @@ static void free_input(struct pack_input *in)
 }
 
 /* The cluster, empty, with its hosts' CPU and memory. */
-static int fresh_cluster(const struct pack_input *in,
-                         struct share_cluster **sc)
+static int fresh_cluster(const struct pack_input *in, struct share_cluster **sc)
 {
     int rc = share_cluster_create(in->cluster, sc);
     if (rc == SIM_EINVAL) {
@@ -321,8 +322,7 @@ static int fresh_cluster(const struct pack_input *in,
         return CLI_FAILURE;
     }
     for (int32_t i = 0; in->host_cpu && i < (*sc)->nnodes; i++)
-        share_node_set_host(&(*sc)->nodes[i], in->host_cpu[i],
-                            in->host_mem[i]);
+        share_node_set_host(&(*sc)->nodes[i], in->host_cpu[i], in->host_mem[i]);
     return CLI_OK;
 }
 
@@ -367,8 +367,8 @@ static int pack_one(const struct pack_options *o, const struct pack_input *in,
         r->alloc[k] = (double)sc->used_milli / total;
         r->frag[k] = f / total;
         if (tty && (k + 1) % 500 == 0)
-            fprintf(stderr, "\r%s: %zu / %zu pods", pol_share_rule_name(r->rule),
-                    k + 1, in->npods);
+            fprintf(stderr, "\r%s: %zu / %zu pods",
+                    pol_share_rule_name(r->rule), k + 1, in->npods);
     }
     if (tty)
         fprintf(stderr, "\r\033[K");
@@ -382,10 +382,12 @@ done:
 
 int cli_pack(int argc, char **argv)
 {
-    struct pack_options o = {.format = TRACE_FMT_AUTO, .seed = 1, .plots = 1,
-                             .nrules = 3,
-                             .rule = {POL_SHARE_FGD, POL_SHARE_BEST_FIT,
-                                      POL_SHARE_DOT_PRODUCT}};
+    struct pack_options o = {
+        .format = TRACE_FMT_AUTO,
+        .seed = 1,
+        .plots = 1,
+        .nrules = 3,
+        .rule = {POL_SHARE_FGD, POL_SHARE_BEST_FIT, POL_SHARE_DOT_PRODUCT}};
     struct pack_input in = {0};
     struct pack_result r[PACK_MAX_RULES] = {{0}};
     int rc = parse_args(argc, argv, &o);

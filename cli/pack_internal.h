@@ -16,16 +16,16 @@ struct pack_input {
     uint8_t *unfit;            /* (npods) 1: no node could host it even
                                   empty */
     size_t npods, nunfit;
-    int64_t *host_cpu;         /* (nnodes) or NULL: CPU not modelled */
-    double *host_mem;          /* (nnodes) or NULL */
-    struct share_workload *w;  /* the pods' own distribution */
+    int64_t *host_cpu;        /* (nnodes) or NULL: CPU not modelled */
+    double *host_mem;         /* (nnodes) or NULL */
+    struct share_workload *w; /* the pods' own distribution */
 };
 
 /* What one placement did, pod after pod. */
 struct pack_result {
     enum pol_share_rule rule;
-    double *alloc;     /* (npods) GPU allocated over the cluster's GPUs */
-    double *frag;      /* (npods) fragmentation over the cluster's GPUs */
+    double *alloc; /* (npods) GPU allocated over the cluster's GPUs */
+    double *frag;  /* (npods) fragmentation over the cluster's GPUs */
     size_t placed, failed;
     double first_fail; /* arrived share when the first pod that an empty
                           cluster could host failed; NAN if none did */
@@ -34,8 +34,8 @@ struct pack_result {
 
 /* CPU (milli) and memory (MiB) of each node of the cluster C made from
  * SPEC = alibaba2023:NODES.csv[:TYPES.json], as new arrays; exit code. */
-int cli_share_hosts(const char *spec, const struct cluster *c,
-                    int64_t **cpu, double **mem);
+int cli_share_hosts(const char *spec, const struct cluster *c, int64_t **cpu,
+                    double **mem);
 
 /* The demand of job J of T (read from SRC) on C; CLI_OK, or CLI_BAD_INPUT
  * after a message. */

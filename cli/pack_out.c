@@ -63,15 +63,16 @@ static int write_curves(const char *dir, const struct pack_input *in,
     return cli_atomic_commit(&a);
 }
 
-#define SUMMARY_HEADER                                                      \
-    "placement,pods,placed,failed,never_fit,first_failure_at,allocation_at_100,"     \
+#define SUMMARY_HEADER                                                         \
+    "placement,pods,placed,failed,never_fit,first_failure_at,allocation_at_"   \
+    "100,"                                                                     \
     "allocation_final,frag_at_50,frag_at_80,frag_at_100,frag_rate_mean\n"
 
 static void summary_row(FILE *f, const struct pack_input *in,
                         const struct pack_result *r)
 {
-    fprintf(f, "%s,%zu,%zu,%zu,%zu,", pol_share_rule_name(r->rule),
-            in->npods, r->placed, r->failed, in->nunfit);
+    fprintf(f, "%s,%zu,%zu,%zu,%zu,", pol_share_rule_name(r->rule), in->npods,
+            r->placed, r->failed, in->nunfit);
     put(f, r->first_fail, ",");
     put(f, pack_at(in, r->alloc, 1.0), ",");
     put(f, r->alloc[in->npods - 1], ",");
@@ -130,7 +131,9 @@ static int chart(const char *dir, const char *name, const char *ylabel,
                  size_t nr, int frag)
 {
     struct plot_series s[POL_SHARE_COUNT];
-    struct plot_chart c = {.dir = dir, .name = name, .ylabel = ylabel,
+    struct plot_chart c = {.dir = dir,
+                           .name = name,
+                           .ylabel = ylabel,
                            .xlabel = "GPUs asked by arrived pods / cluster "
                                      "GPUs"};
     c.title = frag ? "Fragmentation as the cluster fills (FGD, ATC'23)"
@@ -173,8 +176,8 @@ int pack_write(const char *dir, const struct pack_input *in,
     }
     if (plots && (chart(dir, "allocation", "GPU allocated / cluster GPUs", in,
                         r, nr, 0) ||
-                  chart(dir, "fragmentation",
-                        "fragmented GPU / cluster GPUs", in, r, nr, 1)))
+                  chart(dir, "fragmentation", "fragmented GPU / cluster GPUs",
+                        in, r, nr, 1)))
         return CLI_FAILURE;
     if (!quiet)
         print_table(in, r, nr);

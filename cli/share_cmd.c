@@ -23,53 +23,52 @@
 
 static void share_usage(void)
 {
-    printf(
-        "Usage: hetsim share --trace FILE --cluster C --out DIR [OPTIONS]\n"
-        "Replays a trace with GPU sharing: pods asking gpu_milli < 1000 "
-        "share a GPU\n(README, \"GPU sharing\"); waiting jobs are offered "
-        "to the placement in\narrival order at every event.\n\n"
-        "  -t, --trace FILE        jobs (any format; Alibaba 2023 pods "
-        "carry gpu_milli)\n"
-        "  -c, --cluster C         alibaba2023:NODES.csv, a cluster JSON "
-        "file or a\n"
-        "                          built-in name\n"
-        "  -p, --placement RULE    fgd (default), best-fit, dot-product, "
-        "first-fit, random\n"
-        "  -o, --out DIR           results folder; created if missing\n"
-        "  -T, --throughputs FILE  Gavel's simulation_throughputs.json: "
-        "pair speeds\n"
-        "  -I, --interference X    speed (0, 1] of a job sharing a GPU "
-        "with one whose\n"
-        "                          pair is not measured (default 0.65)\n"
-        "  -U, --util-pack BOUND   one-GPU jobs share a GPU while their "
-        "estimated\n"
-        "                          utilizations sum to <= BOUND (needs "
-        "--throughputs)\n"
-        "  -s, --seed N            seed of `random` (default 1)\n"
-        "      --no-plots          skip the chart\n"
-        "  -q, --quiet             print nothing but errors\n"
-        "  -f, --format NAME       the trace's format (default: detected)\n"
-        "  -h, --help              show this help\n\n"
-        "Writes into DIR: summary.json (avg_jct_s, makespan_s, "
-        "gpu_utilization:\nallocated, effective_utilization: weighted by "
-        "speed, frag_rate_mean: FGD's\nfragmentation over cluster GPUs, "
-        "time mean), timeline.csv (time,\nallocated_gpus, frag_gpus, "
-        "frag_rate from each time on), jobs.csv, and the\nchart sharing "
-        "(.gp, .png, .svg).\n\n"
-        "Example:\n"
-        "  hetsim share --trace traces/alibaba2023/pods.csv \\\n"
-        "               --cluster alibaba2023:traces/alibaba2023/nodes.csv "
-        "\\\n               --out results/share\n");
+    printf("Usage: hetsim share --trace FILE --cluster C --out DIR [OPTIONS]\n"
+           "Replays a trace with GPU sharing: pods asking gpu_milli < 1000 "
+           "share a GPU\n(README, \"GPU sharing\"); waiting jobs are offered "
+           "to the placement in\narrival order at every event.\n\n"
+           "  -t, --trace FILE        jobs (any format; Alibaba 2023 pods "
+           "carry gpu_milli)\n"
+           "  -c, --cluster C         alibaba2023:NODES.csv, a cluster JSON "
+           "file or a\n"
+           "                          built-in name\n"
+           "  -p, --placement RULE    fgd (default), best-fit, dot-product, "
+           "first-fit, random\n"
+           "  -o, --out DIR           results folder; created if missing\n"
+           "  -T, --throughputs FILE  Gavel's simulation_throughputs.json: "
+           "pair speeds\n"
+           "  -I, --interference X    speed (0, 1] of a job sharing a GPU "
+           "with one whose\n"
+           "                          pair is not measured (default 0.65)\n"
+           "  -U, --util-pack BOUND   one-GPU jobs share a GPU while their "
+           "estimated\n"
+           "                          utilizations sum to <= BOUND (needs "
+           "--throughputs)\n"
+           "  -s, --seed N            seed of `random` (default 1)\n"
+           "      --no-plots          skip the chart\n"
+           "  -q, --quiet             print nothing but errors\n"
+           "  -f, --format NAME       the trace's format (default: detected)\n"
+           "  -h, --help              show this help\n\n"
+           "Writes into DIR: summary.json (avg_jct_s, makespan_s, "
+           "gpu_utilization:\nallocated, effective_utilization: weighted by "
+           "speed, frag_rate_mean: FGD's\nfragmentation over cluster GPUs, "
+           "time mean), timeline.csv (time,\nallocated_gpus, frag_gpus, "
+           "frag_rate from each time on), jobs.csv, and the\nchart sharing "
+           "(.gp, .png, .svg).\n\n"
+           "Example:\n"
+           "  hetsim share --trace traces/alibaba2023/pods.csv \\\n"
+           "               --cluster alibaba2023:traces/alibaba2023/nodes.csv "
+           "\\\n               --out results/share\n");
 }
 
-static int parse_number(const char *opt, const char *arg, double lo,
-                        double hi, double *out)
+static int parse_number(const char *opt, const char *arg, double lo, double hi,
+                        double *out)
 {
     char *end;
     double v = strtod(arg, &end);
     if (!*arg || *end || !(v > lo) || !(v <= hi))
-        return cli_usage_error(SHARE_CMD, "%s: must be in (%g, %g]: '%s'",
-                               opt, lo, hi, arg);
+        return cli_usage_error(SHARE_CMD, "%s: must be in (%g, %g]: '%s'", opt,
+                               lo, hi, arg);
     *out = v;
     return CLI_OK;
 }
@@ -108,8 +107,9 @@ static int parse_args(int argc, char **argv, struct share_options *o)
     int opt, rc = CLI_OK, r;
     char *end;
     optind = 0;
-    while (rc == CLI_OK && (opt = getopt_long(argc, argv, "t:c:p:o:T:I:U:s:qhf:",
-                                              long_options, NULL)) != -1) {
+    while (rc == CLI_OK &&
+           (opt = getopt_long(argc, argv, "t:c:p:o:T:I:U:s:qhf:", long_options,
+                              NULL)) != -1) {
         switch (opt) {
         case 't': o->trace = optarg; break;
         case 'c': o->cluster = optarg; break;
@@ -126,18 +126,24 @@ static int parse_args(int argc, char **argv, struct share_options *o)
             break;
         case 'p':
             if ((r = pol_share_rule_parse(optarg)) < 0)
-                return cli_usage_error(SHARE_CMD, "unknown placement '%s' "
+                return cli_usage_error(SHARE_CMD,
+                                       "unknown placement '%s' "
                                        "(fgd, best-fit, dot-product, "
-                                       "first-fit, random)", optarg);
+                                       "first-fit, random)",
+                                       optarg);
             o->rule = (enum pol_share_rule)r;
             break;
         case 's':
             o->seed = strtoull(optarg, &end, 10);
             if (!*optarg || *end || optarg[0] == '-')
-                return cli_usage_error(SHARE_CMD, "--seed: not a number: "
-                                       "'%s'", optarg);
+                return cli_usage_error(SHARE_CMD,
+                                       "--seed: not a number: "
+                                       "'%s'",
+                                       optarg);
             break;
-        case 'f': case 'B': case 'G':
+        case 'f':
+        case 'B':
+        case 'G':
             rc = cli_trace_option(SHARE_CMD, opt, optarg, &o->format,
                                   &o->trace_opt);
             break;
@@ -172,8 +178,7 @@ static double pair_speed_hook(void *ctx, int32_t gpu_type, uint32_t a,
     return x->interference;
 }
 
-static void change_hook(void *ctx, double time, int64_t used_milli,
-                        double frag)
+static void change_hook(void *ctx, double time, int64_t used_milli, double frag)
 {
     struct share_ctx *x = ctx;
     if (x->oom)
@@ -222,8 +227,10 @@ static int replay(struct share_ctx *x, const struct share_options *o,
 
 int cli_share(int argc, char **argv)
 {
-    struct share_options o = {.format = TRACE_FMT_AUTO, .seed = 1,
-                              .rule = POL_SHARE_FGD, .interference = 0.65,
+    struct share_options o = {.format = TRACE_FMT_AUTO,
+                              .seed = 1,
+                              .rule = POL_SHARE_FGD,
+                              .interference = 0.65,
                               .plots = 1};
     struct share_ctx x = {0};
     struct share_run_summary m;

@@ -29,12 +29,12 @@ struct share_ctx {
     struct trace_throughputs *matrix; /* NULL without --throughputs */
     int64_t *host_cpu;                /* (nnodes) or NULL */
     double *host_mem;
-    struct share_job *jobs;           /* (njobs) in trace order */
-    size_t njobs, packed;             /* packed: jobs util-pack shares */
+    struct share_job *jobs; /* (njobs) in trace order */
+    size_t njobs, packed;   /* packed: jobs util-pack shares */
     struct share_workload *w;
     struct pol_sharer *sharer;
     double interference;
-    struct share_step *steps;         /* the timeline */
+    struct share_step *steps; /* the timeline */
     size_t nsteps, steps_cap;
     int oom;
 };

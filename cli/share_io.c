@@ -30,8 +30,8 @@ static double util_of(const struct share_ctx *x, uint32_t a,
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const char *sb = trace_str(x->trace, types[i]);
-        if (trace_pair_throughput(x->matrix, worker, sa, 1, sb, 1, &ta,
-                                  &tb) == 0 &&
+        if (trace_pair_throughput(x->matrix, worker, sa, 1, sb, 1, &ta, &tb) ==
+                0 &&
             trace_throughput(x->matrix, worker, sb, 1, 0, &alone) >= 0 &&
             alone > 0) {
             sum += fmin(tb / alone, 1);
@@ -123,8 +123,8 @@ int share_load(const struct share_options *o, struct share_ctx *x)
 {
     int rc = cli_load_cluster(o->cluster, &x->cluster);
     if (!rc && strncmp(o->cluster, "alibaba2023:", 12) == 0)
-        rc = cli_share_hosts(o->cluster, x->cluster, &x->host_cpu,
-                             &x->host_mem);
+        rc =
+            cli_share_hosts(o->cluster, x->cluster, &x->host_cpu, &x->host_mem);
     if (!rc && o->throughputs)
         rc = cli_load_throughputs(o->throughputs, &x->matrix);
     if (!rc)
@@ -214,8 +214,8 @@ static int write_jobs(const char *dir, const struct share_ctx *x)
                 trace_str(x->trace, x->trace->jobs[j].id),
                 cli_fmt_double(b[0], s->submit_time),
                 done ? cli_fmt_double(b[1], s->start_time) : "",
-                done ? cli_fmt_double(b[2], s->finish_time) : "",
-                s->alloc.node, s->alloc.gpu, s->demand.gpu_milli);
+                done ? cli_fmt_double(b[2], s->finish_time) : "", s->alloc.node,
+                s->alloc.gpu, s->demand.gpu_milli);
     }
     return cli_atomic_commit(&a);
 }
@@ -236,9 +236,11 @@ static int chart(const char *dir, const struct share_ctx *x)
     }
     struct plot_series s[2] = {{"allocated GPUs", col + n, n},
                                {"fragmented GPUs (FGD)", col + 2 * n, n}};
-    struct plot_chart c = {.dir = dir, .name = "sharing",
+    struct plot_chart c = {.dir = dir,
+                           .name = "sharing",
                            .title = "GPU allocated and fragmented over time",
-                           .xlabel = "time (s)", .ylabel = "GPUs"};
+                           .xlabel = "time (s)",
+                           .ylabel = "GPUs"};
     int rc = plot_steps(&c, col, n, s, 2);
     free(col);
     if (rc == PLOT_ENOGNUPLOT) {

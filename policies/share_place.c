@@ -100,8 +100,7 @@ static double gpu_free_total(const struct share_node *n)
 
 /* best-fit: what N keeps free once D is placed, summed over dimensions;
  * the GPU within the node counts for the tie-break only (see below). */
-static double leftover(const struct share_node *n,
-                       const struct share_demand *d)
+static double leftover(const struct share_node *n, const struct share_demand *d)
 {
     double gpu_cap = (double)n->gpus * SHARE_MILLI;
     double want = (double)d->num_gpus * d->gpu_milli;
@@ -136,16 +135,13 @@ static double score(const struct pol_sharer *p, const struct share_node *n,
 {
     *tie = 0;
     switch (p->rule) {
-    case POL_SHARE_FGD:
-        return frag_growth(p, n, d, g, mask);
+    case POL_SHARE_FGD: return frag_growth(p, n, d, g, mask);
     case POL_SHARE_BEST_FIT:
         if (g >= 0)
             *tie = n->gpu_free[g] - d->gpu_milli;
         return leftover(n, d);
-    case POL_SHARE_DOT_PRODUCT:
-        return -alignment(n, d, g);
-    default:
-        return 0; /* first-fit: the first candidate wins every tie */
+    case POL_SHARE_DOT_PRODUCT: return -alignment(n, d, g);
+    default: return 0; /* first-fit: the first candidate wins every tie */
     }
 }
 
@@ -172,9 +168,8 @@ static void consider(const struct pol_sharer *p, const struct share_node *n,
 }
 
 /* The best candidate on node I, against BEST (updated with *out). */
-static void weigh_node(struct pol_sharer *p,
-                       const struct share_cluster *sc, int32_t i,
-                       const struct share_demand *d, double best[2],
+static void weigh_node(struct pol_sharer *p, const struct share_cluster *sc,
+                       int32_t i, const struct share_demand *d, double best[2],
                        struct share_alloc *out)
 {
     const struct share_node *n = &sc->nodes[i];

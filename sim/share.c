@@ -25,9 +25,10 @@ int share_cluster_create(const struct cluster *c, struct share_cluster **out)
         }
         gpus += c->nodes[i].gpus;
     }
-    sc->nodes = calloc(c->nnodes > 0 ? (size_t)c->nnodes : 1,
-                       sizeof *sc->nodes);
-    sc->gpu_block = malloc((size_t)(gpus > 0 ? gpus : 1) * sizeof *sc->gpu_block);
+    sc->nodes =
+        calloc(c->nnodes > 0 ? (size_t)c->nnodes : 1, sizeof *sc->nodes);
+    sc->gpu_block =
+        malloc((size_t)(gpus > 0 ? gpus : 1) * sizeof *sc->gpu_block);
     if (!sc->nodes || !sc->gpu_block) {
         share_cluster_destroy(sc);
         return SIM_ENOMEM;

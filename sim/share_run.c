@@ -28,11 +28,11 @@ struct run {
     const struct share_run_hooks *h;
     struct sim_heap heap;
     double now;
-    int32_t *gpu_base;  /* (nnodes) global index of each node's GPU 0 */
-    int32_t *gpu_head;  /* (GPUs) first share on each GPU, or -1 */
-    double *node_frag;  /* (nnodes) */
-    uint8_t *dirty;     /* (nnodes) changed in this instant */
-    uint32_t *queue;    /* (n) waiting jobs in arrival order */
+    int32_t *gpu_base; /* (nnodes) global index of each node's GPU 0 */
+    int32_t *gpu_head; /* (GPUs) first share on each GPU, or -1 */
+    double *node_frag; /* (nnodes) */
+    uint8_t *dirty;    /* (nnodes) changed in this instant */
+    uint32_t *queue;   /* (n) waiting jobs in arrival order */
     size_t nq;
     double last_t, last_used, last_frag, used_area, frag_area;
     int oom;
@@ -52,7 +52,8 @@ static int32_t gpu_type_of(const struct run *r, const struct share_job *j)
 /* Brings J's work left up to now at its current speed. */
 static void progress(struct run *r, struct share_job *j)
 {
-    double done = (r->now - j->last) * j->speed / slowdown(r, gpu_type_of(r, j));
+    double done =
+        (r->now - j->last) * j->speed / slowdown(r, gpu_type_of(r, j));
     j->work_left = j->work_left > done ? j->work_left - done : 0;
     j->last = r->now;
 }
@@ -60,7 +61,8 @@ static void progress(struct run *r, struct share_job *j)
 static void reschedule(struct run *r, uint32_t id)
 {
     struct share_job *j = &r->jobs[id];
-    double t = r->now + j->work_left * slowdown(r, gpu_type_of(r, j)) / j->speed;
+    double t =
+        r->now + j->work_left * slowdown(r, gpu_type_of(r, j)) / j->speed;
     j->epoch++;
     if (sim_heap_push(&r->heap, t, SIM_EV_FINISH, id, j->epoch))
         r->oom = 1;
@@ -260,8 +262,8 @@ int share_run(struct share_cluster *sc, const struct cluster *c,
               const struct share_run_hooks *h, struct share_run_summary *out)
 {
     struct run r = {.sc = sc, .c = c, .jobs = jobs, .n = n, .w = w, .h = h};
-    size_t nn = (size_t)sc->nnodes, gpus = (size_t)(sc->total_milli /
-                                                    SHARE_MILLI);
+    size_t nn = (size_t)sc->nnodes,
+           gpus = (size_t)(sc->total_milli / SHARE_MILLI);
     int rc = check_jobs(jobs, n);
     if (rc)
         return rc;
@@ -280,10 +282,19 @@ int share_run(struct share_cluster *sc, const struct cluster *c,
         for (size_t g = 0; g < gpus; g++)
             r.gpu_head[g] = -1;
         for (size_t i = 0; i < n; i++)
-            jobs[i] = (struct share_job){
-                jobs[i].submit_time, jobs[i].work, jobs[i].demand,
-                jobs[i].job_type, -1, -1, jobs[i].work, 1, 0,
-                {-1, -1, 0}, -1, 0, JOB_SUBMITTED};
+            jobs[i] = (struct share_job){jobs[i].submit_time,
+                                         jobs[i].work,
+                                         jobs[i].demand,
+                                         jobs[i].job_type,
+                                         -1,
+                                         -1,
+                                         jobs[i].work,
+                                         1,
+                                         0,
+                                         {-1, -1, 0},
+                                         -1,
+                                         0,
+                                         JOB_SUBMITTED};
         rc = replay(&r);
     }
     if (!rc)

@@ -34,8 +34,14 @@
 static char dir[64];
 static char out[1 << 14], err[1 << 14];
 
-static void setup(void) { clitest_make_dir(dir, "hetsim-pack"); }
-static void teardown(void) { clitest_remove_dir(dir); }
+static void setup(void)
+{
+    clitest_make_dir(dir, "hetsim-pack");
+}
+static void teardown(void)
+{
+    clitest_remove_dir(dir);
+}
 
 TestSuite(pack, .init = setup, .fini = teardown);
 
@@ -59,7 +65,8 @@ static void row(const char *csv, const char *rule, int k, double *alloc,
     const char *p = strstr(csv, key);
     cr_assert_not_null(p, "no row %s %d", rule, k);
     cr_assert_eq(sscanf(p + strlen(key), "%lf,%lf,%lf,%lf,%lf", &arrived,
-                        &placed, alloc, &gpus, frag), 5);
+                        &placed, alloc, &gpus, frag),
+                 5);
 }
 
 Test(pack, curves_match_the_hand_computation)
@@ -124,13 +131,14 @@ Test(pack, same_inputs_give_byte_identical_results)
 
 Test(pack, help_and_misuse)
 {
-    cr_assert_eq(clitest_run(NULL, "pack --help", out, sizeof out, err,
-                             sizeof err), 0);
+    cr_assert_eq(
+        clitest_run(NULL, "pack --help", out, sizeof out, err, sizeof err), 0);
     cr_assert_not_null(strstr(out, "--placements"));
     cr_assert_eq(pack("--placements fgd,worst-fit"), 2);
     cr_assert_not_null(strstr(err, "worst-fit"));
-    cr_assert_eq(clitest_run(NULL, "pack --trace /no/such.csv --cluster "
-                                   "gavel-108 --out /tmp/x",
+    cr_assert_eq(clitest_run(NULL,
+                             "pack --trace /no/such.csv --cluster "
+                             "gavel-108 --out /tmp/x",
                              out, sizeof out, err, sizeof err),
                  3);
 }

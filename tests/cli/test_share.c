@@ -16,20 +16,27 @@
 static char dir[64];
 static char out[1 << 14], err[1 << 14];
 
-static void setup(void) { clitest_make_dir(dir, "hetsim-share"); }
-static void teardown(void) { clitest_remove_dir(dir); }
+static void setup(void)
+{
+    clitest_make_dir(dir, "hetsim-share");
+}
+static void teardown(void)
+{
+    clitest_remove_dir(dir);
+}
 
 TestSuite(share_cmd, .init = setup, .fini = teardown);
 
 static int share(const char *trace, const char *extra)
 {
     char args[2048];
-    snprintf(args, sizeof args,
-             "share -q --no-plots --trace %s/share/%s --cluster %s/share/v100.json "
-             "--throughputs %s/share/pairs.json --placement first-fit "
-             "--out %s %s",
-             HETSIM_TEST_DATA, trace, HETSIM_TEST_DATA, HETSIM_TEST_DATA, dir,
-             extra);
+    snprintf(
+        args, sizeof args,
+        "share -q --no-plots --trace %s/share/%s --cluster %s/share/v100.json "
+        "--throughputs %s/share/pairs.json --placement first-fit "
+        "--out %s %s",
+        HETSIM_TEST_DATA, trace, HETSIM_TEST_DATA, HETSIM_TEST_DATA, dir,
+        extra);
     return clitest_run(NULL, args, out, sizeof out, err, sizeof err);
 }
 
@@ -44,8 +51,8 @@ static void times(const char *id, double *start, double *finish)
     snprintf(key, sizeof key, "\n%s,", id);
     const char *p = strstr(csv, key);
     cr_assert_not_null(p, "%s", csv);
-    cr_assert_eq(sscanf(p + strlen(key), "%lf,%lf,%lf", &submit, start,
-                        finish), 3, "%s", csv);
+    cr_assert_eq(sscanf(p + strlen(key), "%lf,%lf,%lf", &submit, start, finish),
+                 3, "%s", csv);
 }
 
 static double summary(const char *key)
@@ -129,13 +136,14 @@ Test(share_cmd, util_pack_keeps_jobs_apart_above_the_bound)
 
 Test(share_cmd, help_and_misuse)
 {
-    cr_assert_eq(clitest_run(NULL, "share --help", out, sizeof out, err,
-                             sizeof err), 0);
+    cr_assert_eq(
+        clitest_run(NULL, "share --help", out, sizeof out, err, sizeof err), 0);
     cr_assert_not_null(strstr(out, "--util-pack"));
     cr_assert_eq(share("pair_shares.csv", "--interference 0"), 2);
     cr_assert_eq(share("pair_shares.csv", "--placement worst-fit"), 2);
-    cr_assert_eq(clitest_run(NULL, "share --trace x --cluster gavel-108 "
-                                   "--out /tmp/x --util-pack 1",
+    cr_assert_eq(clitest_run(NULL,
+                             "share --trace x --cluster gavel-108 "
+                             "--out /tmp/x --util-pack 1",
                              out, sizeof out, err, sizeof err),
                  2);
 }

@@ -140,8 +140,10 @@ Test(share, whole_gpus_are_the_lowest_fully_free_ones)
 
 Test(share, malformed_demands_are_refused)
 {
-    struct share_demand bad[] = {{0, 0, 2, 500, 0}, {0, 0, 1, 0, 0},
-                                 {0, 0, 0, 1000, 0}, {-1, 0, 1, 1000, 0}};
+    struct share_demand bad[] = {{0, 0, 2, 500, 0},
+                                 {0, 0, 1, 0, 0},
+                                 {0, 0, 0, 1000, 0},
+                                 {-1, 0, 1, 1000, 0}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(share_demand_valid(&bad[i]), 0, "case %zu", i);
     struct share_workload *none = NULL;
