@@ -160,6 +160,13 @@ static cJSON *summary_json(const struct run_config *cfg,
     cli_json_number(o, "avg_wait_s", m->avg_wait_s);
     cli_json_number(o, "avg_slowdown", m->avg_slowdown);
     cli_json_number(o, "gpu_utilization", m->gpu_utilization);
+    /* Whole GPUs, no co-location: the busy time that did job work. */
+    cli_json_number(o, "effective_utilization",
+                    m->makespan_s > 0
+                        ? (m->busy_gpu_s - m->overhead_gpu_s -
+                           m->wasted_gpu_s) /
+                              (c->total_gpus * m->makespan_s)
+                        : 0);
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
     for (int32_t g = 0; by_type && g < c->ntypes; g++)
         cli_json_number(by_type, c->types[g].name, m->utilization_by_type[g]);

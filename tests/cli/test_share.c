@@ -147,3 +147,21 @@ Test(share_cmd, help_and_misuse)
                              out, sizeof out, err, sizeof err),
                  2);
 }
+
+/* hetsim run (whole GPUs) on the one V100: a needs 32768 MB and runs out
+ * of memory 60 s after it starts (the default oom_detect_s), then fits no
+ * type and is unschedulable; b runs over [60, 120]. Busy 60 + 60 = 120 of
+ * 120 GPU-s: gpu_utilization 1; the 60 wasted ones did no work, so
+ * effective_utilization = (120 - 60) / 120 = .5. */
+Test(share_cmd, run_reports_effective_utilization_without_wasted_time)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "run -q --trace %s/share/oom_then_fit.csv --cluster "
+             "%s/share/v100.json --policy fifo --out %s",
+             HETSIM_TEST_DATA, HETSIM_TEST_DATA, dir);
+    cr_assert_eq(clitest_run(NULL, args, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert_float_eq(summary("gpu_utilization"), 1, 1e-12);
+    cr_assert_float_eq(summary("effective_utilization"), 0.5, 1e-12);
+}
