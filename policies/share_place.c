@@ -18,11 +18,25 @@
 
 #include "policies_internal.h"
 
+/* fgd's memo: the best candidate of one node for one task type of the
+ * workload, valid while the node's version is unchanged. */
+struct memo {
+    uint32_t version, valid;
+    double score; /* INFINITY: the node cannot host the type */
+    struct share_alloc alloc;
+};
+
+/* Memos beyond this many entries (nodes x types) are not kept. */
+#define MEMO_MAX_ENTRIES ((size_t)1 << 22)
+
 struct pol_sharer {
     enum pol_share_rule rule;
     const struct share_workload *w;
     gsl_rng *rng;
-    double before; /* fgd: fragmentation of the node being weighed */
+    double before;     /* fgd: the weighed node's fragmentation */
+    struct memo *memo; /* (nnodes x w->n) or NULL */
+    const struct share_cluster *memo_of;
+    int32_t memo_nodes;
 };
 
 static const char *const rule_names[POL_SHARE_COUNT] = {
@@ -64,6 +78,7 @@ void pol_sharer_destroy(struct pol_sharer *p)
 {
     if (!p)
         return;
+    free(p->memo);
     gsl_rng_free(p->rng);
     free(p);
 }
@@ -215,12 +230,75 @@ static int place_random(struct pol_sharer *p, const struct share_cluster *sc,
     }
 }
 
+/* The index of D among the workload's types, or -1. */
+static long type_of(const struct share_workload *w,
+                    const struct share_demand *d)
+{
+    for (size_t t = 0; w && t < w->n; t++) {
+        const struct share_demand *x = &w->types[t];
+        if (x->cpu_milli == d->cpu_milli && x->memory_mib == d->memory_mib &&
+            x->num_gpus == d->num_gpus && x->gpu_milli == d->gpu_milli &&
+            x->allowed == d->allowed)
+            return (long)t;
+    }
+    return -1;
+}
+
+/* The memo row of type T on SC, made or reset when SC is another cluster;
+ * NULL when it would be too big or memory is short (fgd then weighs every
+ * node anew). The cost this saves: between two pods of one type only the
+ * nodes that changed are weighed again. */
+static struct memo *memo_row(struct pol_sharer *p,
+                             const struct share_cluster *sc, long t)
+{
+    size_t n = (size_t)sc->nnodes * p->w->n;
+    if (t < 0 || n == 0 || n > MEMO_MAX_ENTRIES)
+        return NULL;
+    if (p->memo_of != sc || p->memo_nodes != sc->nnodes) {
+        free(p->memo);
+        p->memo = calloc(n, sizeof *p->memo);
+        p->memo_of = p->memo ? sc : NULL;
+        p->memo_nodes = p->memo ? sc->nnodes : 0;
+    }
+    return p->memo ? p->memo + (size_t)t * (size_t)sc->nnodes : NULL;
+}
+
+/* fgd with the memo: each node's best candidate, then the best node. */
+static int place_fgd(struct pol_sharer *p, const struct share_cluster *sc,
+                     const struct share_demand *d, struct memo *row,
+                     struct share_alloc *out)
+{
+    double best = INFINITY;
+    *out = (struct share_alloc){-1, -1, 0};
+    for (int32_t i = 0; i < sc->nnodes; i++) {
+        struct memo *m = &row[i];
+        if (!m->valid || m->version != sc->nodes[i].version) {
+            double b[2] = {INFINITY, INFINITY};
+            m->alloc = (struct share_alloc){-1, -1, 0};
+            if (share_fits(&sc->nodes[i], d))
+                weigh_node(p, sc, i, d, b, &m->alloc);
+            m->score = m->alloc.node < 0 ? INFINITY : b[0];
+            m->version = sc->nodes[i].version;
+            m->valid = 1;
+        }
+        if (m->alloc.node >= 0 && (out->node < 0 || m->score < best)) {
+            best = m->score;
+            *out = m->alloc;
+        }
+    }
+    return out->node < 0;
+}
+
 int pol_share_place(struct pol_sharer *p, const struct share_cluster *sc,
                     const struct share_demand *d, struct share_alloc *out)
 {
     double best[2] = {INFINITY, INFINITY};
+    struct memo *row;
     if (p->rule == POL_SHARE_RANDOM)
         return place_random(p, sc, d, out);
+    if (p->rule == POL_SHARE_FGD &&
+        (row = memo_row(p, sc, type_of(p->w, d))) != NULL)
+        return place_fgd(p, sc, d, row, out);
     *out = (struct share_alloc){-1, -1, 0};
     for (int32_t i = 0; i < sc->nnodes; i++) {
         if (!share_fits(&sc->nodes[i], d))

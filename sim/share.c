@@ -63,6 +63,7 @@ void share_node_set_host(struct share_node *n, int64_t cpu_milli,
 {
     n->cpu_cap = n->cpu_free = cpu_milli;
     n->mem_cap = n->mem_free = mem_mib;
+    n->version++;
 }
 
 int share_demand_valid(const struct share_demand *d)
@@ -122,6 +123,7 @@ int share_whole_gpus(const struct share_node *n, const struct share_demand *d,
 static void node_add(struct share_node *n, const struct share_demand *d,
                      const struct share_alloc *a, int sign)
 {
+    n->version++;
     n->cpu_free += sign * d->cpu_milli;
     n->mem_free += sign * d->memory_mib;
     if (a->gpu >= 0) {

@@ -315,6 +315,8 @@ struct share_node {
     int64_t cpu_cap, cpu_free; /* milli-CPU; cap 0: not modelled */
     double mem_cap, mem_free;  /* MiB; cap 0: not modelled */
     int32_t *gpu_free;         /* (gpus) milli-GPU free on each GPU */
+    uint32_t version;          /* bumped by every change made through the
+                                  functions below (placers cache by it) */
 };
 
 struct share_cluster {
