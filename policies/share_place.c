@@ -9,8 +9,11 @@
  * every rule, so only the first of each amount is weighed.
  *
  * Cost per pod: O(nodes x GPUs) for the scoring rules; fgd adds the
- * fragmentation of each candidate, O(types x GPUs) (frag.c), so
- * O(nodes x distinct free amounts x types x GPUs) in all. */
+ * fragmentation of each candidate, O(types x GPUs) (frag.c). fgd keeps, per
+ * node and task type of its workload, the node's best candidate until the
+ * node changes (share_node.version), so a pod of a type seen before weighs
+ * again only the nodes changed since; tests/policies/test_share_place.c
+ * checks it against a naive search of the whole cluster. */
 #include <math.h>
 #include <string.h>
 
