@@ -167,6 +167,7 @@ static cJSON *summary_json(const struct run_config *cfg,
                            m->wasted_gpu_s) /
                               (c->total_gpus * m->makespan_s)
                         : 0);
+    cli_json_number(o, "frag_rate_mean", m->frag_rate_mean);
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
     for (int32_t g = 0; by_type && g < c->ntypes; g++)
         cli_json_number(by_type, c->types[g].name, m->utilization_by_type[g]);

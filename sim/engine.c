@@ -223,6 +223,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     s->ran = 1;
     s->policy = p;
     int rc = sim_sort_arrivals(s);
+    if (!rc)
+        rc = sim_frag_init(s);
     if (rc)
         return rc;
     push_next_arrival(s);

@@ -387,6 +387,10 @@ double share_node_frag(const struct share_node *n,
 double share_cluster_frag(const struct share_cluster *sc,
                           const struct share_workload *w);
 
+/* The engine's own cluster in that measure, whole GPUs only, against the
+ * workload of all its jobs (GPU count and allowed types): GPUs, now. */
+double sim_frag_gpus(const struct sim *s);
+
 /* ---- Replaying jobs on shared GPUs (share_run.c) ----------------------- */
 
 /* A job of a sharing replay: the caller fills the first four fields, the
@@ -486,6 +490,9 @@ struct sim_summary {
     /* Last finish of a completed job on each type, s after first_submit;
      * NAN where none finished. */
     double per_type_completion_s[SIM_MAX_GPU_TYPES];
+    /* FGD's fragmentation of whole GPUs (run_frag.c), time mean over the
+     * makespan, over the cluster's GPUs. */
+    double frag_rate_mean;
 };
 
 /* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */

@@ -118,7 +118,20 @@ struct sim {
     double *est_runtime;      /* (est_rows * ntypes) overrides, or NULL */
     size_t est_rows;
     char decision_error[200];
+    struct sim_frag *frag;    /* FGD fragmentation of whole GPUs, or NULL */
 };
+
+/* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */
+
+/* Builds s->frag from the jobs and the empty cluster at sim_run; 0 or
+ * SIM_ENOMEM. Then every change of a node's free GPUs goes through
+ * sim_frag_update (sim_node_add_free), which integrates over time. */
+int sim_frag_init(struct sim *s);
+void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
+                     int32_t new_free);
+void sim_frag_free(struct sim *s);
+/* Integral of fragmentation (GPUs) over time so far, GPU-s. */
+double sim_frag_area(const struct sim *s);
 
 /* Orders jobs by (submit time, id) into s->order. 0 or SIM_ENOMEM. */
 int sim_sort_arrivals(struct sim *s);

@@ -165,3 +165,22 @@ Test(share_cmd, run_reports_effective_utilization_without_wasted_time)
     cr_assert_float_eq(summary("gpu_utilization"), 1, 1e-12);
     cr_assert_float_eq(summary("effective_utilization"), 0.5, 1e-12);
 }
+
+/* hetsim run, whole GPUs, one node of 4: j1 (2 GPUs, 0, 100 s), j2 (1, 0,
+ * 50 s), j3 (4, at 10, 10 s), fifo. j1 and j2 start at 0 (1 free), j3
+ * waits; j2 ends at 50 (2 free); j1 ends at 100 and j3 runs to 110. The
+ * workload is k = 1, 2, 4 with 1/3 each, so F(f) = f x P(k > f):
+ * F(1) = 2/3, F(2) = 2 x 1/3 = 2/3, F(0) = F(4) = 0. Over [0, 110]:
+ * 2/3 x 100 = 200/3 GPU-s, over 4 GPUs x 110 s: 5/33. */
+Test(share_cmd, run_reports_the_time_mean_of_whole_gpu_fragmentation)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "run -q --trace %s/share/four_gpus.csv --cluster "
+             "%s/share/v100x4.json --policy fifo --out %s",
+             HETSIM_TEST_DATA, HETSIM_TEST_DATA, dir);
+    cr_assert_eq(clitest_run(NULL, args, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert_float_eq(summary("makespan_s"), 110, 1e-12);
+    cr_assert_float_eq(summary("frag_rate_mean"), 5 / 33.0, 1e-12);
+}
