@@ -34,7 +34,7 @@ static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
 {
     struct timeline *tl = ctx;
-    char line[64 + 12 * SIM_MAX_GPU_TYPES];
+    char line[96 + 12 * SIM_MAX_GPU_TYPES];
     char *p = cli_put_double(line, time);
     *p++ = ',';
     p = cli_put_int(p, queued);
@@ -44,6 +44,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
         *p++ = ',';
         p = cli_put_int(p, busy_by_type[t]);
     }
+    *p++ = ',';
+    p = cli_put_double(p, sim_frag_gpus(tl->s));
     *p++ = '\n';
     fwrite(line, 1, (size_t)(p - line), tl->f);
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
@@ -370,7 +372,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     fputs("time,queued,busy_gpus", tf);
     for (int32_t g = 0; g < c->ntypes; g++)
         fprintf(tf, ",busy_%s", c->types[g].name);
-    fputc('\n', tf);
+    fputs(",frag_gpus\n", tf);
     char why[512] = "";
     struct pol_config pc = {
         .cluster = c, .placement = (enum pol_placement)cfg->placement,

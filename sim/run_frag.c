@@ -16,26 +16,29 @@
 
 #include "sim_internal.h"
 
+/* Values are kept as integers, N x F (N jobs), so that the running sum is
+ * exact and the value printed at any time equals a sum from scratch. */
 struct sim_frag {
-    double *table; /* F(t, f), type t at off[t] + f */
+    int64_t *table; /* N x F(t, f), type t at off[t] + f */
     int32_t off[SIM_MAX_GPU_TYPES];
-    double gpus;         /* the cluster's fragmentation now */
-    double area, last_t; /* its integral up to last_t */
+    int64_t sum; /* N x the cluster's fragmentation now */
+    double area; /* N x its integral up to last_t */
+    double last_t;
 };
 
-/* F(t, .) from the jobs: f x (1 - share of jobs allowed on t with k <= f). */
-static void fill_type(struct sim *s, int32_t t, double *row, int32_t maxf)
+/* N x F(t, .) from the jobs: f x (N - jobs allowed on t with k <= f). */
+static void fill_type(struct sim *s, int32_t t, int64_t *row, int32_t maxf)
 {
-    double fit = 0, n = (double)s->njobs;
+    int64_t fit = 0;
     memset(row, 0, (size_t)(maxf + 1) * sizeof *row);
     for (size_t j = 0; j < s->njobs; j++) { /* row[k] counts jobs first */
         const struct sim_job *job = &s->jobs[j];
         if ((job->allowed >> t & 1u) && job->num_gpus <= maxf)
-            row[job->num_gpus] += 1;
+            row[job->num_gpus]++;
     }
     for (int32_t f = 0; f <= maxf; f++) {
         fit += row[f];
-        row[f] = n > 0 ? f * (1 - fit / n) : 0;
+        row[f] = f * ((int64_t)s->njobs - fit);
     }
 }
 
@@ -58,7 +61,7 @@ int sim_frag_init(struct sim *s)
     for (int32_t t = 0; t < c->ntypes; t++)
         fill_type(s, t, fr->table + fr->off[t], c->types[t].max_per_node);
     for (int32_t i = 0; i < c->nnodes; i++)
-        fr->gpus += fr->table[fr->off[c->nodes[i].gpu_type] + s->node_free[i]];
+        fr->sum += fr->table[fr->off[c->nodes[i].gpu_type] + s->node_free[i]];
     fr->last_t = s->njobs ? s->jobs[s->order[0]].submit_time : 0;
     s->frag = fr;
     return 0;
@@ -68,10 +71,10 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
                      int32_t new_free)
 {
     struct sim_frag *fr = s->frag;
-    const double *row = fr->table + fr->off[s->cluster->nodes[node].gpu_type];
-    fr->area += fr->gpus * (s->now - fr->last_t);
+    const int64_t *row = fr->table + fr->off[s->cluster->nodes[node].gpu_type];
+    fr->area += (double)fr->sum * (s->now - fr->last_t);
     fr->last_t = s->now;
-    fr->gpus += row[new_free] - row[old_free];
+    fr->sum += row[new_free] - row[old_free];
 }
 
 void sim_frag_free(struct sim *s)
@@ -84,10 +87,10 @@ void sim_frag_free(struct sim *s)
 
 double sim_frag_area(const struct sim *s)
 {
-    return s->frag ? s->frag->area : 0;
+    return s->frag && s->njobs ? s->frag->area / (double)s->njobs : 0;
 }
 
 double sim_frag_gpus(const struct sim *s)
 {
-    return s->frag ? s->frag->gpus : 0;
+    return s->frag && s->njobs ? (double)s->frag->sum / (double)s->njobs : 0;
 }

@@ -189,8 +189,9 @@ struct sim_policy {
     int (*schedule)(void *state, struct sim *s);
 };
 
-/* Called after each instant whose queue length or busy GPUs changed, with
- * the values that hold from `time` until the next call. */
+/* Called after each instant whose queue length, busy GPUs or fragmentation
+ * (sim_frag_gpus) changed, with the values that hold from `time` until the
+ * next call. */
 struct sim_observer {
     void *ctx;
     void (*change)(void *ctx, double time, int32_t queued, int32_t busy,

@@ -119,6 +119,7 @@ struct sim {
     size_t est_rows;
     char decision_error[200];
     struct sim_frag *frag;    /* FGD fragmentation of whole GPUs, or NULL */
+    double last_frag;         /* sim_frag_gpus when last observed */
 };
 
 /* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */
