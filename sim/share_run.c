@@ -19,6 +19,9 @@
 
 #include "sim_internal.h"
 
+/* The slowest a job runs, however many share its GPU. */
+#define SHARE_MIN_SPEED 1e-6
+
 struct run {
     struct share_cluster *sc;
     const struct cluster *c;
@@ -75,11 +78,16 @@ static void respeed(struct run *r, int32_t g, int32_t gpu_type)
         struct share_job *ja = &r->jobs[a];
         double v = 1;
         progress(r, ja);
-        for (int32_t b = r->gpu_head[g]; b >= 0; b = r->jobs[b].next_on_gpu)
-            if (b != a)
-                v *= r->h->pair_speed(r->h->ctx, gpu_type, ja->job_type,
-                                      r->jobs[b].job_type);
-        SIM_ASSERT(v > 0 && v <= 1);
+        for (int32_t b = r->gpu_head[g]; b >= 0; b = r->jobs[b].next_on_gpu) {
+            if (b == a)
+                continue;
+            double x = r->h->pair_speed(r->h->ctx, gpu_type, ja->job_type,
+                                        r->jobs[b].job_type);
+            SIM_ASSERT(x > 0 && x <= 1);
+            v *= x;
+        }
+        /* Many small shares on one GPU: no product underflows to a stop. */
+        v = v > SHARE_MIN_SPEED ? v : SHARE_MIN_SPEED;
         ja->speed = v;
         reschedule(r, (uint32_t)a);
     }
