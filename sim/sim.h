@@ -419,7 +419,8 @@ struct share_run_hooks {
     int (*place)(void *ctx, const struct share_cluster *sc,
                  const struct share_demand *d, struct share_alloc *out);
     /* Speed in (0, 1] of a job of type A on a GPU of type T shared with
-     * one of type B; with several others the product over them. */
+     * one of type B; with several others the product over them (never
+     * below 1e-6). */
     double (*pair_speed)(void *ctx, int32_t gpu_type, uint32_t a,
                          uint32_t b);
     /* After each instant that changed anything: milli-GPU allocated and
