@@ -42,8 +42,10 @@ static void share_usage(void)
            "                          pair is not measured (default 0.65)\n"
            "  -U, --util-pack BOUND   one-GPU jobs share a GPU while their "
            "estimated\n"
-           "                          utilizations sum to <= BOUND (needs "
-           "--throughputs)\n"
+           "                          utilizations sum to <= BOUND: the "
+           "trace's\n"
+           "                          gpu_util_peak (%%), else from "
+           "--throughputs' pairs\n"
            "  -s, --seed N            seed of `random` (default 1)\n"
            "      --no-plots          skip the chart\n"
            "  -q, --quiet             print nothing but errors\n"
@@ -82,9 +84,6 @@ static int check_args(int argc, char **argv, const struct share_options *o)
     if (!o->trace || !o->cluster || !o->out)
         return cli_usage_error(SHARE_CMD, "--trace, --cluster and --out are "
                                           "required");
-    if (o->util_bound > 0 && !o->throughputs)
-        return cli_usage_error(SHARE_CMD, "--util-pack needs --throughputs "
-                                          "(utilization estimates)");
     return CLI_OK;
 }
 

@@ -1,16 +1,17 @@
 /* share_io.c -- `hetsim share`: reading the inputs into sharing jobs, the
  * utilization estimates of --util-pack, and the result files.
  *
- * Estimated GPU utilization of a job type A (for --util-pack): Yeung et
- * al. predict it from the model; we have no such predictor per job type
- * yet, so we read it off Gavel's pair measurements on the cluster's
- * reference GPU type: u(A) = 1 - the mean, over the trace's job types B
- * measured with A, of B's throughput next to A over B's throughput alone,
- * i.e. the share of the GPU that A takes from whoever it shares with
- * (0: harmless, 1: B stops). A type with no measured partner gets 1 and
- * never shares. A one-GPU job of type A then asks ceil(1000 u(A) / BOUND)
- * milli-GPU, so two jobs share a GPU exactly when u(A) + u(B) <= BOUND (up
- * to that rounding). */
+ * Estimated GPU utilization of a job (for --util-pack): its trace's
+ * gpu_util_peak column (percent, README "Native CSV") when it has one --
+ * what a utilization predictor in the manner of Yeung et al. would give.
+ * Otherwise, with --throughputs, that of its job type A, read off Gavel's
+ * pair measurements on the cluster's reference GPU type: u(A) = 1 - the mean,
+ * over the trace's job types B measured with A, of B's throughput next to A
+ * over B's throughput alone, i.e. the share of the GPU that A takes from
+ * whoever it shares with (0: harmless, 1: B stops). A type with no measured
+ * partner gets 1 and never shares. A one-GPU job of type A then asks ceil(1000
+ * u(A) / BOUND) milli-GPU, so two jobs share a GPU exactly when u(A) + u(B) <=
+ * BOUND (up to that rounding). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,37 @@ static double util_of(const struct share_ctx *x, uint32_t a,
     return k ? fmax(0, 1 - sum / (double)k) : 1;
 }
 
-/* Shrinks the demand of every one-GPU job of a known type to its
- * estimated utilization over the bound. */
+/* u of job J: its trace's gpu_util_peak (percent) when given, else the
+ * estimate of its job type from the pairs (UTIL[i] of TYPES[i]), else -1. */
+static double job_util(const struct share_ctx *x, size_t j,
+                       const uint32_t *types, const double *util, size_t n)
+{
+    double peak = x->trace->jobs[j].use_peak[TRACE_USE_GPU_UTIL];
+    size_t i = 0;
+    if (!isnan(peak))
+        return fmin(peak / 100, 1);
+    while (i < n && types[i] != x->jobs[j].job_type)
+        i++;
+    return i < n ? util[i] : -1;
+}
+
+/* The distinct job types of the trace into TYPES; their number. */
+static size_t trace_types(const struct trace *t, uint32_t *types)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < t->njobs; j++) {
+        uint32_t k = t->jobs[j].job_type;
+        size_t i = 0;
+        while (i < n && types[i] != k)
+            i++;
+        if (i == n && k != TRACE_NOSTR)
+            types[n++] = k;
+    }
+    return n;
+}
+
+/* Shrinks the demand of every one-GPU job with a utilization estimate to
+ * that estimate over the bound. */
 static int util_pack(const struct share_options *o, struct share_ctx *x)
 {
     size_t n = 0;
@@ -54,24 +84,16 @@ static int util_pack(const struct share_options *o, struct share_ctx *x)
         cli_error("out of memory");
         return CLI_FAILURE;
     }
-    for (size_t j = 0; j < x->trace->njobs; j++) {
-        uint32_t t = x->trace->jobs[j].job_type;
-        size_t i = 0;
-        while (i < n && types[i] != t)
-            i++;
-        if (i == n && t != TRACE_NOSTR)
-            types[n++] = t;
-    }
+    if (x->matrix)
+        n = trace_types(x->trace, types);
     for (size_t i = 0; i < n; i++)
         util[i] = util_of(x, types[i], types, n);
     for (size_t j = 0; j < x->njobs; j++) {
         struct share_demand *d = &x->jobs[j].demand;
-        size_t i = 0;
-        while (i < n && types[i] != x->jobs[j].job_type)
-            i++;
-        if (i == n || d->num_gpus != 1 || d->gpu_milli != SHARE_MILLI)
+        double u = job_util(x, j, types, util, n);
+        if (u < 0 || d->num_gpus != 1 || d->gpu_milli != SHARE_MILLI)
             continue;
-        double milli = ceil(SHARE_MILLI * util[i] / o->util_bound);
+        double milli = ceil(SHARE_MILLI * u / o->util_bound);
         if (milli < SHARE_MILLI) {
             d->gpu_milli = milli < 1 ? 1 : (int32_t)milli;
             x->packed++;

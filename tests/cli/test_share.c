@@ -134,6 +134,25 @@ Test(share_cmd, util_pack_keeps_jobs_apart_above_the_bound)
     cr_assert_float_eq(f, 160, 1e-9);
 }
 
+/* A trace's gpu_util_peak comes before the pair estimate: a 30%, b 60%.
+ * Bound 1: .3 + .6 <= 1, they share (300 and 600 milli) and run at the
+ * pair speeds, ending at 140 and 80 as above. Bound .8: ceil(300 / .8) =
+ * 375 and ceil(600 / .8) = 750 make 1125 > 1000: a over [0, 100], b over
+ * [100, 160]. */
+Test(share_cmd, util_pack_takes_the_trace_utilization_first)
+{
+    double s, f;
+    cr_assert_eq(share("whole_gpus_util.csv", "--util-pack 1"), 0, "%s", err);
+    times("a", &s, &f);
+    cr_assert_float_eq(f, 140, 1e-9);
+    times("b", &s, &f);
+    cr_assert_float_eq(f, 80, 1e-9);
+    cr_assert_eq(share("whole_gpus_util.csv", "--util-pack 0.8"), 0, "%s", err);
+    times("b", &s, &f);
+    cr_assert_float_eq(s, 100, 1e-9);
+    cr_assert_float_eq(f, 160, 1e-9);
+}
+
 Test(share_cmd, help_and_misuse)
 {
     cr_assert_eq(
@@ -141,11 +160,6 @@ Test(share_cmd, help_and_misuse)
     cr_assert_not_null(strstr(out, "--util-pack"));
     cr_assert_eq(share("pair_shares.csv", "--interference 0"), 2);
     cr_assert_eq(share("pair_shares.csv", "--placement worst-fit"), 2);
-    cr_assert_eq(clitest_run(NULL,
-                             "share --trace x --cluster gavel-108 "
-                             "--out /tmp/x --util-pack 1",
-                             out, sizeof out, err, sizeof err),
-                 2);
 }
 
 /* hetsim run (whole GPUs) on the one V100: a needs 32768 MB and runs out
