@@ -198,3 +198,27 @@ Test(share_cmd, run_reports_the_time_mean_of_whole_gpu_fragmentation)
     cr_assert_float_eq(summary("makespan_s"), 110, 1e-12);
     cr_assert_float_eq(summary("frag_rate_mean"), 5 / 33.0, 1e-12);
 }
+
+Test(share_cmd, same_inputs_and_seed_give_byte_identical_results)
+{
+    static char a[1 << 16], b[1 << 16];
+    char args[1024], path[128];
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args,
+                 "share -q --no-plots --trace %s/traces/alibaba2023/pods.csv "
+                 "--cluster alibaba2023:%s/traces/alibaba2023/nodes.csv "
+                 "--placement random --seed 5 --out %s/r%d",
+                 HETSIM_SOURCE_DIR, HETSIM_SOURCE_DIR, dir, i);
+        cr_assert_eq(clitest_run(NULL, args, out, sizeof out, err, sizeof err),
+                     0, "%s", err);
+    }
+    const char *files[] = {"summary.json", "timeline.csv", "jobs.csv"};
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/r0/%s", dir, files[k]);
+        clitest_read_file(path, a, sizeof a);
+        snprintf(path, sizeof path, "%s/r1/%s", dir, files[k]);
+        clitest_read_file(path, b, sizeof b);
+        cr_assert_str_not_empty(a);
+        cr_assert_str_eq(a, b, "%s differs", files[k]);
+    }
+}
