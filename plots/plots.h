@@ -130,6 +130,43 @@ int plot_bars(const struct plot_chart *chart, const char *const *categories,
               size_t n_categories, const struct plot_series *series,
               size_t n_series);
 
+/* Gantt chart of jobs on GPUs. The GPUs form groups (nodes), drawn top
+ * to bottom in the order given, one row per GPU; a group is named at the
+ * middle of its rows (plain text; NULL means "K"). A piece says that job
+ * `job` held `gpus` GPUs of group `group` from start to end (finite,
+ * start <= end). It is drawn as one bar on each row it takes, filled with
+ * the colour of its job (12 colours, cycled by job number) and, where the
+ * bar has room, labelled with `label` (plain text, NULL for none).
+ *
+ * Which rows: the pieces are taken in order of start (then end, then the
+ * order given), and each gets the lowest-numbered rows of its group that
+ * are free at its start, a row being free from the end of its last piece
+ * on. This never runs short when a group never holds more pieces' GPUs at
+ * once than it has; if it does, PLOT_EINVAL.
+ *
+ * Datablock $gantt: one line per piece and row, in the order above:
+ * "row start end job colour", rows numbered from 0 at the top across all
+ * groups, colour as the integer 0xRRGGBB. The x axis runs from
+ * min(0, first start) to the last end. chart->height 0 means 110 pixels
+ * plus 12 per row (300 at least, 10000 at most). Neither log flag is
+ * allowed; max_points is ignored. Returns as plot_cdf. */
+struct plot_gantt_group {
+    const char *name;
+    size_t gpus; /* >= 1 */
+};
+
+struct plot_gantt_piece {
+    size_t job;
+    size_t group;
+    size_t gpus;
+    double start, end;
+    const char *label;
+};
+
+int plot_gantt(const struct plot_chart *chart,
+               const struct plot_gantt_group *groups, size_t n_groups,
+               const struct plot_gantt_piece *pieces, size_t n_pieces);
+
 /* Whether the gnuplot command can be found now: 0, or PLOT_ENOGNUPLOT. */
 int plot_gnuplot_available(void);
 
