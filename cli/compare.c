@@ -16,15 +16,6 @@
 #include "compare_internal.h"
 
 #define CMP_CMD "hetsim compare"
-struct cmp_options {
-    const char *trace, *cluster, *estimates, *throughputs, *format, *seed;
-    const char *out;
-    long jobs;
-    const char *policy[CMP_MAX_POLICIES];
-    size_t npolicies;
-    char list[4096];
-};
-
 
 static void compare_usage(void)
 {
@@ -138,6 +129,8 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
     };
     memset(o, 0, sizeof *o);
     o->jobs = 1;
+    o->argc = argc;
+    o->argv = argv;
     int opt, rc;
     char *end;
     optind = 1;
@@ -469,6 +462,8 @@ int cli_compare(int argc, char **argv)
     if (nread && cmp_write_csv(o.out, res, o.npolicies) != CLI_OK)
         rc = CLI_FAILURE;
     if (nread && cmp_draw_charts(o.out, res, o.npolicies) != 0)
+        rc = CLI_FAILURE;
+    if (nread && cmp_write_report(&o, res) != 0)
         rc = CLI_FAILURE;
     if (nread)
         cmp_print_table(res, o.npolicies);

@@ -93,7 +93,8 @@ static const char css[] =
     ".missing{padding:1em;background:#fff7e0;border:1px solid #f0d890}\n"
     "pre{background:#f5f5f5;padding:.8em;overflow-x:auto;white-space:"
     "pre-wrap;word-break:break-all}\n"
-    ".sub{color:#666}\n";
+    ".sub{color:#666}\n"
+    ".grid td{text-align:right;font-variant-numeric:tabular-nums}\n";
 
 /* Modification time of DIR/NAME in nanoseconds, or -1. */
 static long long mtime_ns(const char *dir, const char *name)

@@ -73,6 +73,7 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
     for (size_t k = 0; k < n_series; k++) {
         plot_buf_puts(b, k ? ", \\\n     $bars using " : "plot $bars using ");
         plot_buf_size(b, k + 2);
+        plot_script_fill_colour(b, k);
         plot_buf_puts(b, " title ");
         plot_buf_series_title(b, &s[k], k);
     }

@@ -121,7 +121,7 @@ static int check_pieces(const struct plot_gantt_group *g, size_t n_groups,
 static void put_block(struct plot_buf *b, const struct layout *l,
                       const struct plot_gantt_piece *p, size_t n_pieces)
 {
-    plot_buf_puts(b, "$gantt << EOD\n# row start end job colour\n");
+    plot_buf_puts(b, "# $gantt: row start end job colour\n$gantt << EOD\n");
     for (size_t i = 0; i < n_pieces; i++) {
         const struct plot_gantt_piece *q = &p[l->order[i]];
         for (size_t k = 0; k < q->gpus; k++) {

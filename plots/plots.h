@@ -51,7 +51,7 @@ const char *plot_strerror(int code);
 #define PLOT_DEFAULT_WIDTH 900
 #define PLOT_DEFAULT_HEIGHT 560
 #define PLOT_CDF_MAX_POINTS 2000
-#define PLOT_STEPS_MAX_POINTS 5000
+#define PLOT_STEPS_MAX_POINTS 1000
 
 /* What every chart needs besides its data. Borrowed for the call only. */
 struct plot_chart {
@@ -115,6 +115,10 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
  * Hence the drawn curve is an upper envelope of the exact one: never lower
  * at any x, every peak keeps its full height (a peak is widened by at most
  * the x span of its bucket), and every drawn value is a sample value.
+ * Downsampled rows also hold, after the maxima, each series' minimum over
+ * the bucket (columns n_series + 2 ...), drawn as a light band under the
+ * line, so that the range a series swept within a bucket stays visible.
+ * The default budget is about one point per pixel column of the plot.
  *
  * Returns as plot_cdf. */
 int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,

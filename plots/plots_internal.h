@@ -43,6 +43,12 @@ void plot_script_settings(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_png(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_finish(struct plot_buf *b, const struct plot_chart *c);
 
+/* The look of series K: " lc rgb '#RRGGBB' dt D", ten colours by dash
+ * types 1..5, so that up to ten series all differ in colour and
+ * neighbours in dashes too; the colour alone for filled bars. */
+void plot_script_line_style(struct plot_buf *b, size_t k);
+void plot_script_fill_colour(struct plot_buf *b, size_t k);
+
 /* Saves b as DIR/NAME.gp and pipes the same bytes into gnuplot run in DIR.
  * Returns 0 or a PLOT_E* code (see plot_cdf). Does not free b. */
 int plot_render(const struct plot_chart *c, struct plot_buf *b);

@@ -150,3 +150,28 @@ void plot_script_finish(struct plot_buf *b, const struct plot_chart *c)
                  ".svg");
     plot_buf_puts(b, "replot\nunset output\n");
 }
+
+/* Line colours, cycled: Tableau 10 (Tableau Software's default palette of
+ * ten categorical colours, chosen to stay apart from one another). */
+static const char *const line_colours[] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+#define N_LINE_COLOURS (sizeof line_colours / sizeof line_colours[0])
+
+void plot_script_line_style(struct plot_buf *b, size_t k)
+{
+    /* Dash types 1..5 cycle faster than the colours, so ten series differ
+     * in both, and neighbours still differ in print or to a reader who
+     * cannot tell two hues apart. */
+    plot_buf_puts(b, " lc rgb '");
+    plot_buf_puts(b, line_colours[k % N_LINE_COLOURS]);
+    plot_buf_puts(b, "' dt ");
+    plot_buf_size(b, 1 + k % 5);
+}
+
+void plot_script_fill_colour(struct plot_buf *b, size_t k)
+{
+    plot_buf_puts(b, " lc rgb '");
+    plot_buf_puts(b, line_colours[k % N_LINE_COLOURS]);
+    plot_buf_puts(b, "'");
+}

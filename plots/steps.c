@@ -16,31 +16,35 @@ static void put_row(struct plot_buf *b, double x, const double *y, size_t n)
 
 /* Row i of the data as given, or of bucket [lo, hi) reduced to its first x
  * and each series' maximum: keeping the maximum (not a mean or a sample)
- * is what makes the drawn curve never lower than the exact one. */
+ * is what makes the drawn curve never lower than the exact one. With
+ * WITH_MIN, each series' minimum over the bucket follows, for the band. */
 static void put_bucket(struct plot_buf *b, const double *x,
-                      const struct plot_series *s, size_t n_series,
-                       size_t lo, size_t hi, double *scratch)
+                       const struct plot_series *s, size_t n_series,
+                       size_t lo, size_t hi, double *scratch, int with_min)
 {
     for (size_t k = 0; k < n_series; k++) {
-        double top = s[k].values[lo];
-        for (size_t i = lo + 1; i < hi; i++)
+        double top = s[k].values[lo], low = s[k].values[lo];
+        for (size_t i = lo + 1; i < hi; i++) {
             top = fmax(top, s[k].values[i]);
+            low = fmin(low, s[k].values[i]);
+        }
         scratch[k] = top;
+        scratch[n_series + k] = low;
     }
-    put_row(b, x[lo], scratch, n_series);
+    put_row(b, x[lo], scratch, with_min ? 2 * n_series : n_series);
 }
 
 static int put_block(struct plot_buf *b, const double *x, size_t n_x,
                      const struct plot_series *s, size_t n_series,
                      size_t max_points)
 {
-    double *scratch = malloc(n_series * sizeof *scratch);
+    double *scratch = malloc(2 * n_series * sizeof *scratch);
     if (!scratch)
         return PLOT_ENOMEM;
     plot_buf_puts(b, "$steps << EOD\n");
     if (n_x <= max_points) {
         for (size_t i = 0; i < n_x; i++)
-            put_bucket(b, x, s, n_series, i, i + 1, scratch);
+            put_bucket(b, x, s, n_series, i, i + 1, scratch, 0);
     } else {
         /* Bucket j is [j*n/B, (j+1)*n/B): sizes differ by at most one,
          * and none is empty because n > B. */
@@ -49,10 +53,10 @@ static int put_block(struct plot_buf *b, const double *x, size_t n_x,
         for (size_t j = 0; j < buckets; j++) {
             size_t lo = j * q + j * r / buckets;
             size_t hi = (j + 1) * q + (j + 1) * r / buckets;
-            put_bucket(b, x, s, n_series, lo, hi, scratch);
+            put_bucket(b, x, s, n_series, lo, hi, scratch, 1);
         }
         /* The last sample as it is: the line still ends at the last x. */
-        put_bucket(b, x, s, n_series, n_x - 1, n_x, scratch);
+        put_bucket(b, x, s, n_series, n_x - 1, n_x, scratch, 1);
     }
     plot_buf_puts(b, "EOD\n");
     free(scratch);
@@ -78,14 +82,30 @@ static int all_non_negative(const struct plot_series *s, size_t n_series)
     return 1;
 }
 
+/* Downsampled, each series is first drawn as a light band from its
+ * bucket minima to its maxima, so that a series that swings within a
+ * bucket shows as a band, not as a solid block of vertical strokes; the
+ * line of maxima goes on top. */
 static void put_plot(struct plot_buf *b, const struct plot_series *s,
-                     size_t n_series)
+                     size_t n_series, int banded)
 {
-    for (size_t k = 0; k < n_series; k++) {
-        plot_buf_puts(b, k ? ", \\\n     $steps using 1:"
-                            : "plot $steps using 1:");
+    plot_buf_puts(b, "plot ");
+    for (size_t k = 0; banded && k < n_series; k++) {
+        plot_buf_puts(b, "$steps using 1:");
+        plot_buf_size(b, n_series + k + 2);
+        plot_buf_puts(b, ":");
         plot_buf_size(b, k + 2);
-        plot_buf_puts(b, " with steps lw 2 title ");
+        plot_buf_puts(b, " with filledcurves fs transparent solid 0.25 "
+                         "noborder");
+        plot_script_fill_colour(b, k);
+        plot_buf_puts(b, " notitle, \\\n     ");
+    }
+    for (size_t k = 0; k < n_series; k++) {
+        plot_buf_puts(b, k ? ", \\\n     $steps using 1:" : "$steps using 1:");
+        plot_buf_size(b, k + 2);
+        plot_buf_puts(b, banded ? " with steps lw 1.5" : " with steps lw 2");
+        plot_script_line_style(b, k);
+        plot_buf_puts(b, " title ");
         plot_buf_series_title(b, &s[k], k);
     }
     plot_buf_puts(b, "\n");
@@ -117,7 +137,7 @@ int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
         if (!log_y && all_non_negative(series, n_series))
             plot_buf_puts(&b, "set yrange [0:*]\n");
         plot_script_png(&b, chart);
-        put_plot(&b, series, n_series);
+        put_plot(&b, series, n_series, n_x > max_points);
         plot_script_finish(&b, chart);
         rc = plot_render(chart, &b);
     }
