@@ -166,6 +166,19 @@ Test(plot_cdf, stays_within_one_over_the_budget_of_the_exact_cdf)
     free(v);
 }
 
+Test(plot_cdf, stays_within_the_bound_at_a_million_distinct_values)
+{
+    /* The size of a 1,000,000-job run: 2000 drawn values out of 10^6
+     * distinct ones, so every drawn step stands for 500 jobs. */
+    size_t n = 1000000;
+    double *v = malloc(n * sizeof *v);
+    cr_assert_not_null(v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = 1.0 + (double)((i * 7919) % n) * 0.37; /* a permutation */
+    assert_cdf_within_bound(v, n, 0);
+    free(v);
+}
+
 Test(plot_cdf, stays_within_the_bound_for_small_budgets_and_heavy_ties)
 {
     double v[1000];
