@@ -30,27 +30,29 @@ static void write_inputs(FILE *f, const struct cmp_options *o)
 }
 
 /* Columns of the summary table: heading, index in cmp_policy.v, scale
- * (100 turns a fraction into a percentage). */
+ * (100 turns a fraction into a percentage), decimals shown (the same in
+ * a whole column, so that the digits line up). */
 static const struct {
     const char *heading;
     int key;
     double scale;
+    int decimals;
 } columns[] = {
-    {"jobs done", 0, 1},      {"avg JCT (s)", 1, 1},
-    {"median JCT (s)", 2, 1}, {"p95 JCT (s)", 3, 1},
-    {"p99 JCT (s)", 4, 1},    {"makespan (s)", 5, 1},
-    {"avg wait (s)", 6, 1},   {"GPU util. (%)", 7, 100},
-    {"preemptions", 8, 1},
+    {"jobs done", 0, 1, 0},      {"avg JCT (s)", 1, 1, 1},
+    {"median JCT (s)", 2, 1, 1}, {"p95 JCT (s)", 3, 1, 1},
+    {"p99 JCT (s)", 4, 1, 1},    {"makespan (s)", 5, 1, 1},
+    {"avg wait (s)", 6, 1, 1},   {"GPU util. (%)", 7, 100, 1},
+    {"preemptions", 8, 1, 0},
 };
 
 static void write_table(FILE *f, const struct cmp_options *o,
                         const struct cmp_policy *r)
 {
-    char a[64];
     fputs("<h2>Summary</h2>\n<p class=\"sub\">One row per policy, from its "
           "run's summary.json (also in compare.csv; times in simulated "
           "seconds, averages over completed jobs). Each policy's own results "
-          "are in the folder of its name.</p>\n<table class=\"grid\">\n"
+          "are in the folder of its name.</p>\n<div class=\"wide\">"
+          "<table class=\"grid\">\n"
           "<tr><th>policy</th>", f);
     for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
         fprintf(f, "<th>%s</th>", columns[i].heading);
@@ -61,15 +63,15 @@ static void write_table(FILE *f, const struct cmp_options *o,
         fputs("</th>", f);
         for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++) {
             if (r[k].read)
-                fprintf(f, "<td>%s</td>", cli_html_num(a, sizeof a,
-                        columns[i].scale * r[k].v[columns[i].key]));
+                fprintf(f, "<td>%.*f</td>", columns[i].decimals,
+                        columns[i].scale * r[k].v[columns[i].key]);
             else
                 fputs(i ? "" : "<td colspan=\"9\">failed: see the messages "
                       "of hetsim compare</td>", f);
         }
         fputs("</tr>\n", f);
     }
-    fputs("</table>\n", f);
+    fputs("</table></div>\n", f);
 }
 
 static const struct cli_html_chart charts[] = {

@@ -94,7 +94,11 @@ static const char css[] =
     "pre{background:#f5f5f5;padding:.8em;overflow-x:auto;white-space:"
     "pre-wrap;word-break:break-all}\n"
     ".sub{color:#666}\n"
-    ".grid td{text-align:right;font-variant-numeric:tabular-nums}\n";
+    ".wide{overflow-x:auto}.grid{font-size:.9em}\n"
+    ".grid td{text-align:right;font-variant-numeric:tabular-nums}\n"
+    ".grid tr:first-child th{white-space:normal;text-align:right;"
+    "vertical-align:bottom}.grid tr:first-child th:first-child{text-align:"
+    "left}\n";
 
 /* Modification time of DIR/NAME in nanoseconds, or -1. */
 static long long mtime_ns(const char *dir, const char *name)

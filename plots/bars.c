@@ -55,6 +55,8 @@ static void put_style(struct plot_buf *b, const struct plot_series *s,
                      "set style data histograms\n"
                      "set style histogram clustered gap 1\n"
                      "set style fill solid 0.85 border -1\n");
+    if (n_series == 1) /* the axis label says what it is */
+        plot_buf_puts(b, "unset key\n");
     int non_negative = 1;
     for (size_t k = 0; k < n_series; k++)
         for (size_t c = 0; c < s[k].n; c++)

@@ -106,13 +106,15 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
     if (rc == 0) {
         plot_script_settings(&b, chart);
         /* A few names fit in the corner a CDF leaves empty; more would
-         * cover the curves, so they go beside the plot. Otherwise the
+         * cover the curves, so they go beside the plot; one needs no key,
+         * the title and axis labels say what it is. Otherwise the
          * right margin leaves room for the last x tic label, which
          * autoscaling puts right on the border. */
         plot_buf_puts(&b, "set yrange [0:1]\n");
-        plot_buf_puts(&b, n_series > 3 ? "set key outside right top\n"
-                                       : "set key bottom right\n"
-                                         "set rmargin 6\n");
+        plot_buf_puts(&b, n_series > 3    ? "set key outside right top\n"
+                          : n_series > 1 ? "set key bottom right\n"
+                                           "set rmargin 6\n"
+                                         : "unset key\nset rmargin 6\n");
         plot_script_png(&b, chart);
         put_plot(&b, series, n_series);
         plot_script_finish(&b, chart);

@@ -111,7 +111,8 @@ void plot_script_settings(struct plot_buf *b, const struct plot_chart *c)
     put_label(b, "set title ", c->title);
     put_label(b, "set xlabel ", c->xlabel);
     put_label(b, "set ylabel ", c->ylabel);
-    plot_buf_puts(b, "set grid\nset key opaque box\n");
+    /* width 1: a little room between the box and right-aligned names. */
+    plot_buf_puts(b, "set grid\nset key opaque box width 1\n");
     if (c->flags & PLOT_LOG_X)
         plot_buf_puts(b, "set logscale x\n");
     if (c->flags & PLOT_LOG_Y)

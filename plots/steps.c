@@ -86,6 +86,15 @@ static int all_non_negative(const struct plot_series *s, size_t n_series)
  * bucket minima to its maxima, so that a series that swings within a
  * bucket shows as a band, not as a solid block of vertical strokes; the
  * line of maxima goes on top. */
+static int all_zero(const struct plot_series *s, size_t n_series)
+{
+    for (size_t k = 0; k < n_series; k++)
+        for (size_t i = 0; i < s[k].n; i++)
+            if (s[k].values[i] != 0)
+                return 0;
+    return 1;
+}
+
 static void put_plot(struct plot_buf *b, const struct plot_series *s,
                      size_t n_series, int banded)
 {
@@ -134,8 +143,13 @@ int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
         plot_buf_puts(&b, "set autoscale xfix\n"
                           "set offsets 0, 0, graph 0.05, 0\n"
                           "set key outside right top\n");
+        if (n_series == 1) /* the axis label says what it is */
+            plot_buf_puts(&b, "unset key\n");
+        /* All zero (an empty queue): [0:1], not gnuplot's warning about
+         * an empty range. */
         if (!log_y && all_non_negative(series, n_series))
-            plot_buf_puts(&b, "set yrange [0:*]\n");
+            plot_buf_puts(&b, all_zero(series, n_series) ? "set yrange [0:1]\n"
+                                                         : "set yrange [0:*]\n");
         plot_script_png(&b, chart);
         put_plot(&b, series, n_series, n_x > max_points);
         plot_script_finish(&b, chart);
