@@ -108,16 +108,18 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
  * y axis starts at 0.
  *
  * If n_x exceeds M = chart->max_points (default PLOT_STEPS_MAX_POINTS,
- * at least 2), the points are cut into M - 1 buckets of consecutive indices
- * (sizes differ by at most one) and each bucket is drawn as one point at the
- * x of its first sample, holding the maximum of each series over the
- * bucket; the last sample is kept as it is, so the x extent is unchanged.
+ * at least 2), [x[0], x[n_x-1]] is cut into M - 1 buckets of equal span,
+ * and each bucket is drawn as one point at its start holding the maximum
+ * each series reaches within it: over the value held when the bucket opens
+ * and every sample inside it (the last bucket takes the last sample too).
+ * The last sample is then drawn as it is, so the x extent is unchanged.
  * Hence the drawn curve is an upper envelope of the exact one: never lower
  * at any x, every peak keeps its full height (a peak is widened by at most
- * the x span of its bucket), and every drawn value is a sample value.
- * Downsampled rows also hold, after the maxima, each series' minimum over
- * the bucket (columns n_series + 2 ...), drawn as a light band under the
- * line, so that the range a series swept within a bucket stays visible.
+ * one bucket, 1/(M-1) of the time axis), and every drawn value is a
+ * sample value. A second datablock $band has one row per bucket: its start,
+ * its end, then each series' minimum and maximum over it; each row is
+ * drawn as a light box under the line, so the range a series swept within
+ * a bucket stays visible instead of a solid block of vertical strokes.
  * The default budget is about one point per pixel column of the plot.
  *
  * Returns as plot_cdf. */

@@ -113,8 +113,9 @@ void plot_script_settings(struct plot_buf *b, const struct plot_chart *c)
     put_label(b, "set ylabel ", c->ylabel);
     /* width 1: a little room between the box and right-aligned names. */
     plot_buf_puts(b, "set grid\nset key opaque box width 1\n");
+    /* %g: 1000, 1e+06 rather than the default 1x10^6 in superscript. */
     if (c->flags & PLOT_LOG_X)
-        plot_buf_puts(b, "set logscale x\n");
+        plot_buf_puts(b, "set logscale x\nset format x '%g'\n");
     if (c->flags & PLOT_LOG_Y)
         plot_buf_puts(b, "set logscale y\n");
 }

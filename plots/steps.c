@@ -14,53 +14,102 @@ static void put_row(struct plot_buf *b, double x, const double *y, size_t n)
     plot_buf_puts(b, "\n");
 }
 
-/* Row i of the data as given, or of bucket [lo, hi) reduced to its first x
- * and each series' maximum: keeping the maximum (not a mean or a sample)
- * is what makes the drawn curve never lower than the exact one. With
- * WITH_MIN, each series' minimum over the bucket follows, for the band. */
-static void put_bucket(struct plot_buf *b, const double *x,
-                       const struct plot_series *s, size_t n_series,
-                       size_t lo, size_t hi, double *scratch, int with_min)
+/* Folds samples [lo, hi) into each series' maximum (top[k]) and minimum
+ * (low[k]); FRESH starts them anew from sample lo. Keeping the maximum
+ * (not a mean or a sample) is what makes the drawn line never lower than
+ * the exact one. */
+static void reduce(const struct plot_series *s, size_t n_series, size_t lo,
+                   size_t hi, double *top, double *low, int fresh)
 {
     for (size_t k = 0; k < n_series; k++) {
-        double top = s[k].values[lo], low = s[k].values[lo];
-        for (size_t i = lo + 1; i < hi; i++) {
-            top = fmax(top, s[k].values[i]);
-            low = fmin(low, s[k].values[i]);
+        if (fresh)
+            top[k] = low[k] = s[k].values[lo];
+        for (size_t i = lo; i < hi; i++) {
+            top[k] = fmax(top[k], s[k].values[i]);
+            low[k] = fmin(low[k], s[k].values[i]);
         }
-        scratch[k] = top;
-        scratch[n_series + k] = low;
     }
-    put_row(b, x[lo], scratch, with_min ? 2 * n_series : n_series);
+}
+
+/* A row of $band: the bucket's time span, then each series' minimum and
+ * maximum over it. */
+static void put_band_row(struct plot_buf *b, double x0, double x1,
+                         const double *top, const double *low,
+                         size_t n_series)
+{
+    plot_buf_number(b, x0);
+    plot_buf_puts(b, " ");
+    plot_buf_number(b, x1);
+    for (size_t k = 0; k < n_series; k++) {
+        plot_buf_puts(b, " ");
+        plot_buf_number(b, low[k]);
+        plot_buf_puts(b, " ");
+        plot_buf_number(b, top[k]);
+    }
+    plot_buf_puts(b, "\n");
+}
+
+/* Downsampled: B = max_points - 1 buckets of equal time span cover
+ * [x[0], x[n_x-1]]; each gets a row at its start holding each series'
+ * extremes over the bucket: the value held when it opens (unless a sample
+ * falls right on its start) and every sample inside it. The last bucket
+ * takes every remaining sample, and the last sample gets its own row. */
+static void put_buckets(struct plot_buf *b, struct plot_buf *band,
+                        const double *x, size_t n_x,
+                        const struct plot_series *s, size_t n_series,
+                        size_t buckets, double *top, double *low)
+{
+    double x0 = x[0];
+    if (!(x[n_x - 1] > x0))
+        buckets = 1; /* no time span to cut: one bucket of all samples */
+    double width = (x[n_x - 1] - x0) / (double)buckets;
+    size_t i = 0;
+    for (size_t j = 0; j < buckets; j++) {
+        double start = x0 + width * (double)j;
+        double end = j + 1 < buckets ? x0 + width * (double)(j + 1)
+                                     : x[n_x - 1];
+        size_t hi = i;
+        while (hi < n_x && (x[hi] < end || j + 1 == buckets))
+            hi++;
+        if (i > 0 && (i == hi || x[i] > start))
+            reduce(s, n_series, i - 1, i, top, low, 1); /* held value */
+        else if (i < hi)
+            reduce(s, n_series, i, i + 1, top, low, 1);
+        reduce(s, n_series, i, hi, top, low, 0);
+        put_row(b, start, top, n_series);
+        put_band_row(band, start, end, top, low, n_series);
+        i = hi;
+    }
+    reduce(s, n_series, n_x - 1, n_x, top, low, 1);
+    put_row(b, x[n_x - 1], top, n_series);
 }
 
 static int put_block(struct plot_buf *b, const double *x, size_t n_x,
                      const struct plot_series *s, size_t n_series,
                      size_t max_points)
 {
-    double *scratch = malloc(2 * n_series * sizeof *scratch);
-    if (!scratch)
+    double *top = malloc(2 * n_series * sizeof *top), *low = top + n_series;
+    if (!top)
         return PLOT_ENOMEM;
+    struct plot_buf band = {0};
     plot_buf_puts(b, "$steps << EOD\n");
     if (n_x <= max_points) {
-        for (size_t i = 0; i < n_x; i++)
-            put_bucket(b, x, s, n_series, i, i + 1, scratch, 0);
-    } else {
-        /* Bucket j is [j*n/B, (j+1)*n/B): sizes differ by at most one,
-         * and none is empty because n > B. */
-        size_t buckets = max_points - 1;
-        size_t q = n_x / buckets, r = n_x % buckets;
-        for (size_t j = 0; j < buckets; j++) {
-            size_t lo = j * q + j * r / buckets;
-            size_t hi = (j + 1) * q + (j + 1) * r / buckets;
-            put_bucket(b, x, s, n_series, lo, hi, scratch, 1);
+        for (size_t i = 0; i < n_x; i++) {
+            reduce(s, n_series, i, i + 1, top, low, 1);
+            put_row(b, x[i], top, n_series);
         }
-        /* The last sample as it is: the line still ends at the last x. */
-        put_bucket(b, x, s, n_series, n_x - 1, n_x, scratch, 1);
+    } else {
+        plot_buf_puts(&band, "$band << EOD\n");
+        put_buckets(b, &band, x, n_x, s, n_series, max_points - 1, top, low);
+        plot_buf_puts(&band, "EOD\n");
     }
     plot_buf_puts(b, "EOD\n");
-    free(scratch);
-    return 0;
+    if (band.len)
+        plot_buf_puts(b, band.data);
+    int failed = band.failed;
+    plot_buf_free(&band);
+    free(top);
+    return failed ? PLOT_ENOMEM : 0;
 }
 
 static int check_x(const double *x, size_t n_x, double min_excl)
@@ -100,11 +149,18 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
 {
     plot_buf_puts(b, "plot ");
     for (size_t k = 0; banded && k < n_series; k++) {
-        plot_buf_puts(b, "$steps using 1:");
-        plot_buf_size(b, n_series + k + 2);
-        plot_buf_puts(b, ":");
-        plot_buf_size(b, k + 2);
-        plot_buf_puts(b, " with filledcurves fs transparent solid 0.25 "
+        /* A box per bucket: x from its start to its end, y from the
+         * minimum to the maximum. */
+        size_t lo = 2 * k + 3, hi = 2 * k + 4;
+        plot_buf_puts(b, "$band using (($1+$2)/2):(($");
+        plot_buf_size(b, lo);
+        plot_buf_puts(b, "+$");
+        plot_buf_size(b, hi);
+        plot_buf_puts(b, ")/2):(($2-$1)/2):(($");
+        plot_buf_size(b, hi);
+        plot_buf_puts(b, "-$");
+        plot_buf_size(b, lo);
+        plot_buf_puts(b, ")/2) with boxxyerror fs transparent solid 0.25 "
                          "noborder");
         plot_script_fill_colour(b, k);
         plot_buf_puts(b, " notitle, \\\n     ");
@@ -149,7 +205,8 @@ int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
          * an empty range. */
         if (!log_y && all_non_negative(series, n_series))
             plot_buf_puts(&b, all_zero(series, n_series) ? "set yrange [0:1]\n"
-                                                         : "set yrange [0:*]\n");
+                                                         : "set yrange [0:*]\n"
+                                                           "set autoscale yfixmax\n");
         plot_script_png(&b, chart);
         put_plot(&b, series, n_series, n_x > max_points);
         plot_script_finish(&b, chart);

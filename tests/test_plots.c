@@ -268,6 +268,16 @@ Test(plot_steps, keeps_every_sample_in_its_datablock_when_under_the_budget)
 /* Each drawn row r holds, for each series, exactly the maximum of the
  * samples with x in [x_r, x_{r+1}); so every sample is at or under the
  * drawn curve, and every peak keeps its height. */
+/* The value series Y (steps over X) holds at time T: that of the last
+ * sample at or before T. */
+static double held_at(const double *x, const double *y, size_t n, double t)
+{
+    double v = y[0];
+    for (size_t i = 0; i < n && x[i] <= t; i++)
+        v = y[i];
+    return v;
+}
+
 Test(plot_steps, keeps_each_bucket_maximum_when_downsampling)
 {
     size_t n = 20000, budget = 500;
@@ -276,8 +286,10 @@ Test(plot_steps, keeps_each_bucket_maximum_when_downsampling)
     y[1] = malloc(n * sizeof *x);
     cr_assert(x && y[0] && y[1]);
     uint64_t state = 3;
+    /* Irregular times: gaps of 2.5 s, and every 1000th one 4000 s long,
+     * so that some buckets hold no sample at all. */
     for (size_t i = 0; i < n; i++) {
-        x[i] = (double)i * 2.5 + (i % 7 ? 0.0 : 0.5);
+        x[i] = i ? x[i - 1] + (i % 1000 ? 2.5 : 4000.0) : 0.0;
         y[0][i] = sample(&state);
         y[1][i] = (double)(i % 100);
     }
@@ -287,25 +299,36 @@ Test(plot_steps, keeps_each_bucket_maximum_when_downsampling)
     struct plot_series s[2] = {{"q", y[0], n}, {"g", y[1], n}};
     assert_rc(plot_steps(&c, x, n, s, 2), 0);
     struct table t = read_block("long.gp", "$steps");
+    struct table band = read_block("long.gp", "$band");
     cr_assert_eq(t.rows, budget);
+    cr_assert_eq(band.rows, budget - 1);
     cr_assert(cell(&t, 0, 0) == x[0] && cell(&t, t.rows - 1, 0) == x[n - 1]);
     for (size_t k = 0; k < 2; k++)
         cr_assert(cell(&t, t.rows - 1, k + 1) == y[k][n - 1]);
-    size_t i = 0, spike_rows = 0;
+    /* Brute force, bucket by bucket: the extremes of the step function
+     * over [start, end) (the last bucket up to and with the last sample)
+     * are over the value held at start and every sample inside. */
+    size_t spike_rows = 0;
     for (size_t r = 0; r + 1 < t.rows; r++) {
-        double top[2] = {-INFINITY, -INFINITY};
-        cr_assert(cell(&t, r, 0) == x[i], "row %zu starts off a sample", r);
-        double next = r + 2 < t.rows ? cell(&t, r + 1, 0) : INFINITY;
-        for (; i < n && x[i] < next; i++)
-            for (size_t k = 0; k < 2; k++)
-                top[k] = fmax(top[k], y[k][i]);
-        for (size_t k = 0; k < 2; k++)
-            cr_assert(cell(&t, r, k + 1) == top[k], "row %zu series %zu", r, k);
+        double start = cell(&t, r, 0), end = cell(&t, r + 1, 0);
+        int last = r + 2 == t.rows;
+        cr_assert(cell(&band, r, 0) == start && cell(&band, r, 1) == end);
+        for (size_t k = 0; k < 2; k++) {
+            double top = held_at(x, y[k], n, start), low = top;
+            for (size_t i = 0; i < n; i++)
+                if (x[i] >= start && (x[i] < end || (last && x[i] <= end))) {
+                    top = fmax(top, y[k][i]);
+                    low = fmin(low, y[k][i]);
+                }
+            cr_assert(cell(&t, r, k + 1) == top, "row %zu series %zu", r, k);
+            cr_assert(cell(&band, r, 2 + 2 * k) == low, "band %zu %zu", r, k);
+            cr_assert(cell(&band, r, 3 + 2 * k) == top, "band %zu %zu", r, k);
+        }
         spike_rows += cell(&t, r, 1) == 1e6;
     }
-    cr_assert_eq(i, n);
     cr_assert_eq(spike_rows, 1);
     free(t.v);
+    free(band.v);
     free(x);
     free(y[0]);
     free(y[1]);

@@ -1,6 +1,6 @@
 /* test_many_series.c -- charts stay readable with ten series: each gets its
  * own colour, neighbours differ in dashes, and the key moves out of the
- * plot; downsampled timelines keep each bucket's minimum for the band. */
+ * plot; downsampled timelines keep each bucket's range for the band. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,11 +76,13 @@ Test(plot_series_style, keeps_a_few_cdf_names_in_the_empty_corner)
     free(script);
 }
 
-Test(plot_series_style, keeps_each_bucket_minimum_for_the_band)
+Test(plot_series_style, keeps_each_bucket_range_for_the_band)
 {
     /* 10 samples into a budget of 4: 3 buckets of indices [0,3), [3,6),
-     * [6,10) (j*10/3 rounded down), then the last sample. Maxima and minima
-     * by hand from y below. */
+     * [6,10) (j*10/3 rounded down), then the last sample. By hand from y
+     * below: maxima 5, 8, 9 (then 9, the last sample); minima 1, 2, 0; a
+     * bucket spans from its first x to the next bucket's (the last one to
+     * the last x, 9). */
     double x[10], y[10] = {5, 1, 3, 2, 8, 4, 0, 6, 7, 9};
     for (size_t i = 0; i < 10; i++)
         x[i] = (double)i;
@@ -88,17 +90,24 @@ Test(plot_series_style, keeps_each_bucket_minimum_for_the_band)
     struct plot_chart c = chart_named("band");
     c.max_points = 4;
     assert_rc(plot_steps(&c, x, 10, &s, 1), 0);
-    static const double want[4][3] = {
-        {0, 5, 1}, {3, 8, 2}, {6, 9, 0}, {9, 9, 9}};
+    static const double steps[4][2] = {{0, 5}, {3, 8}, {6, 9}, {9, 9}};
+    static const double band[3][4] = {
+        {0, 3, 1, 5}, {3, 6, 2, 8}, {6, 9, 0, 9}};
     struct table t = read_block("band.gp", "$steps");
-    cr_assert_eq(t.rows, 4);
-    cr_assert_eq(t.cols, 3);
+    cr_assert(t.rows == 4 && t.cols == 2);
     for (size_t r = 0; r < 4; r++)
-        for (size_t k = 0; k < 3; k++)
-            cr_assert(cell(&t, r, k) == want[r][k], "row %zu col %zu", r, k);
+        for (size_t k = 0; k < 2; k++)
+            cr_assert(cell(&t, r, k) == steps[r][k], "steps %zu %zu", r, k);
+    free(t.v);
+    t = read_block("band.gp", "$band");
+    cr_assert(t.rows == 3 && t.cols == 4);
+    for (size_t r = 0; r < 3; r++)
+        for (size_t k = 0; k < 4; k++)
+            cr_assert(cell(&t, r, k) == band[r][k], "band %zu %zu", r, k);
     free(t.v);
     char *script = slurp("band.gp", NULL);
-    cr_assert(strstr(script, "using 1:3:2 with filledcurves"));
+    cr_assert(strstr(script, "$band using (($1+$2)/2):(($3+$4)/2):"
+                             "(($2-$1)/2):(($4-$3)/2) with boxxyerror"));
     free(script);
     assert_images("band", PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT);
 }
