@@ -31,13 +31,7 @@ static void put_xtics(struct plot_buf *b, const char *const *categories,
     for (size_t c = 0; c < n_categories; c++) {
         if (c)
             plot_buf_puts(b, ", ");
-        if (categories && categories[c]) {
-            plot_buf_text(b, categories[c]);
-        } else {
-            plot_buf_puts(b, "'");
-            plot_buf_size(b, c);
-            plot_buf_puts(b, "'");
-        }
+        plot_buf_name(b, categories ? categories[c] : NULL, c);
         plot_buf_puts(b, " ");
         plot_buf_size(b, c);
     }

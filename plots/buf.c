@@ -109,3 +109,14 @@ void plot_buf_series_title(struct plot_buf *b, const struct plot_series *s,
     }
     plot_buf_puts(b, " noenhanced");
 }
+
+void plot_buf_name(struct plot_buf *b, const char *s, size_t k)
+{
+    if (s) {
+        plot_buf_text(b, s);
+    } else {
+        plot_buf_puts(b, "'");
+        plot_buf_size(b, k);
+        plot_buf_puts(b, "'");
+    }
+}

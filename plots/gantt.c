@@ -151,13 +151,7 @@ static void put_rows(struct plot_buf *b, const struct layout *l,
     plot_buf_puts(b, ":-0.5]\nset ytics scale 0 font ',9' (");
     for (size_t k = 0; k < n_groups; k++) {
         plot_buf_puts(b, k ? ", " : "");
-        if (g[k].name) {
-            plot_buf_text(b, g[k].name);
-        } else {
-            plot_buf_puts(b, "'");
-            plot_buf_size(b, k);
-            plot_buf_puts(b, "'");
-        }
+        plot_buf_name(b, g[k].name, k);
         plot_buf_puts(b, " ");
         plot_buf_number(b, (double)(l->group_row[k] + l->group_row[k + 1] -
                                     1) / 2);

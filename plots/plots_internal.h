@@ -23,6 +23,9 @@ void plot_buf_number(struct plot_buf *b, double v);
 /* s as a single-quoted gnuplot string; the caller marks it noenhanced so
  * that it is shown literally. */
 void plot_buf_text(struct plot_buf *b, const char *s);
+/* S as plot_buf_text does, or 'K' when S is NULL: category and group
+ * names. */
+void plot_buf_name(struct plot_buf *b, const char *s, size_t k);
 /* A series' key title, noenhanced: its name, or "series K" if it has none. */
 void plot_buf_series_title(struct plot_buf *b, const struct plot_series *s,
                            size_t k);
