@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -81,6 +82,40 @@ Test(compare, runs_each_policy_and_tabulates_the_hand_computed_jct)
                             "utilization.gp"};
     for (size_t i = 0; i < 4; i++)
         cr_assert(exists("par", charts[i]), "%s", charts[i]);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+Test(compare, writes_a_self_contained_report_with_a_row_per_policy)
+{
+    cr_assert_eq(compare("fifo,sjf", 2, "rep"), 0, "%s", cmp_err);
+    static char page[1 << 20];
+    read_in("rep", "report.html", page, sizeof page);
+    cr_assert(strncmp(page, "<!DOCTYPE html>", 15) == 0);
+    cr_assert(strstr(page, "</html>\n"));
+    /* FIFO's row: 6 jobs done, then the hand-computed average JCT 77.5 s
+     * (see the test above), shown with one decimal. */
+    cr_assert(strstr(page, "<tr><th>fifo</th><td>6</td><td>77.5</td>"),
+              "%s", page);
+    cr_assert(strstr(page, "<tr><th>sjf</th><td>6</td>"));
+    /* Four charts, each inlined when gnuplot drew it, each captioned. */
+    cr_assert_eq(count(page, "<figcaption>"), 4);
+    if (system("command -v \"${HETSIM_GNUPLOT:-gnuplot}\" >/dev/null") == 0)
+        cr_assert_eq(count(page, "<svg"), 4);
+    cr_assert_eq(count(page, "<script"), 0);
+    cr_assert_eq(count(page, "src=\""), 0);
+    char want[1024];
+    snprintf(want, sizeof want, "<pre id=\"reproduce\">hetsim compare "
+             "--trace %s.csv --cluster %s.json --policies fifo,sjf "
+             "--estimates oracle -j 2 --out %s/rep</pre>", SMALL, SMALL,
+             cmp_dir);
+    cr_assert(strstr(page, want), "no reproduce line %s", want);
 }
 
 Test(compare, one_at_a_time_gives_the_same_compare_csv)
