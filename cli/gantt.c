@@ -32,10 +32,10 @@ void cli_series_ran(void *ctx, uint32_t job, int32_t node, int32_t gpus,
 }
 
 /* Group of each node (SIZE_MAX: no row), the groups themselves and their
- * names, written into NAMES (32 bytes each). Returns the group count. */
+ * names, written into NAMES (64 bytes each). Returns the group count. */
 static size_t node_groups(const struct cluster *c,
                           const struct cli_series *ts, size_t *group_of,
-                          struct plot_gantt_group *g, char (*names)[48])
+                          struct plot_gantt_group *g, char (*names)[64])
 {
     int all = c->total_gpus <= GANTT_ALL_NODES_MAX_GPUS;
     for (int32_t n = 0; n < c->nnodes; n++)
@@ -62,7 +62,7 @@ int cli_draw_gantt(const char *dir, const char *title, const struct cluster *c,
     size_t nn = (size_t)c->nnodes;
     size_t *group_of = malloc(nn * sizeof *group_of);
     struct plot_gantt_group *g = malloc(nn * sizeof *g);
-    char (*names)[48] = malloc(nn * sizeof *names);
+    char (*names)[64] = malloc(nn * sizeof *names);
     struct plot_gantt_piece *p = malloc((ts->npieces + 1) * sizeof *p);
     int rc = PLOT_ENOMEM;
     if (!group_of || !g || !names || !p || ts->pieces_oom)
