@@ -79,7 +79,7 @@ void cli_html_row_seconds(FILE *f, const char *key, double s)
 
 static const char css[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,"
-    "sans-serif;color:#222;max-width:960px;margin:2em auto;padding:0 1em;"
+    "sans-serif;color:#222;max-width:1140px;margin:2em auto;padding:0 1em;"
     "line-height:1.45}\n"
     "h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:"
     "1.6em;border-bottom:1px solid #ddd;padding-bottom:.2em}\n"
@@ -93,7 +93,7 @@ static const char css[] =
     ".missing{padding:1em;background:#fff7e0;border:1px solid #f0d890}\n"
     "pre{background:#f5f5f5;padding:.8em;overflow-x:auto;white-space:"
     "pre-wrap;word-break:break-all}\n"
-    ".sub{color:#666}\n"
+    ".sub{color:#666}p,figcaption,pre{max-width:960px}\n"
     ".wide{overflow-x:auto}.grid{font-size:.9em}\n"
     ".grid td{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".grid tr:first-child th{white-space:normal;text-align:right;"

@@ -19,7 +19,7 @@ static const unsigned job_colours[] = {
  * bars have room for their label. */
 #define GANTT_MARGIN_Y 110
 #define GANTT_MARGIN_X 190
-#define GANTT_ROW_PX 12
+#define GANTT_ROW_PX 14
 
 struct layout {
     size_t n_rows;  /* GPUs of all groups */
@@ -167,7 +167,7 @@ static void put_rows(struct plot_buf *b, const struct layout *l,
 }
 
 /* A piece's label goes in the middle of its first row when the bar is
- * wide and tall enough to hold it at 8 points; elsewhere the colour alone
+ * wide and tall enough to hold it at 9 points; elsewhere the colour alone
  * tells jobs apart. */
 static void put_labels(struct plot_buf *b, const struct plot_chart *c,
                        const struct layout *l,
@@ -183,7 +183,7 @@ static void put_labels(struct plot_buf *b, const struct plot_chart *c,
             continue;
         size_t r0 = l->rows[l->first[i]];
         double wide = t1 > t0 ? x_px * (q->end - q->start) / (t1 - t0) : 0;
-        if (row_px < 10 || wide < 6.5 * (double)strlen(q->label) + 6)
+        if (row_px < 12 || wide < 7.0 * (double)strlen(q->label) + 6)
             continue;
         plot_buf_puts(b, "set label ");
         plot_buf_text(b, q->label);
@@ -191,7 +191,7 @@ static void put_labels(struct plot_buf *b, const struct plot_chart *c,
         plot_buf_number(b, (q->start + q->end) / 2);
         plot_buf_puts(b, ", first ");
         plot_buf_size(b, r0);
-        plot_buf_puts(b, " center front noenhanced font ',8'\n");
+        plot_buf_puts(b, " center front noenhanced font ',9'\n");
     }
 }
 

@@ -154,7 +154,7 @@ int plot_bars(const struct plot_chart *chart, const char *const *categories,
  * "row start end job colour", rows numbered from 0 at the top across all
  * groups, colour as the integer 0xRRGGBB. The x axis runs from
  * min(0, first start) to the last end. chart->height 0 means 110 pixels
- * plus 12 per row (300 at least, 10000 at most). Neither log flag is
+ * plus 14 per row (300 at least, 10000 at most). Neither log flag is
  * allowed; max_points is ignored. Returns as plot_cdf. */
 struct plot_gantt_group {
     const char *name;

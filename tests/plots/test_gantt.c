@@ -44,7 +44,7 @@ Test(plot_gantt, lays_pieces_out_on_the_rows_worked_out_by_hand)
             cr_assert(cell(&t, r, k) == want[r][k], "row %zu col %zu: %g",
                       r, k, cell(&t, r, k));
     free(t.v);
-    /* 3 rows: 110 + 3 x 12 pixels is under the 300 minimum. */
+    /* 3 rows: 110 + 3 x 14 pixels is under the 300 minimum. */
     assert_images("gantt", 800, 300);
     char *script = slurp("gantt.gp", NULL);
     cr_assert(strstr(script, "'j''3'"), "labels are quoted literally");
@@ -52,14 +52,14 @@ Test(plot_gantt, lays_pieces_out_on_the_rows_worked_out_by_hand)
     free(script);
 }
 
-Test(plot_gantt, grows_twelve_pixels_a_row)
+Test(plot_gantt, grows_fourteen_pixels_a_row)
 {
     struct plot_gantt_group big[] = {{"n0", 8}, {"n1", 8}, {"n2", 8}};
     struct plot_gantt_piece one = {.job = 0, .group = 2, .gpus = 8,
                                    .start = 1, .end = 2};
     struct plot_chart c = chart_named("rows");
     assert_rc(plot_gantt(&c, big, 3, &one, 1), 0);
-    assert_images("rows", PLOT_DEFAULT_WIDTH, 110 + 12 * 24);
+    assert_images("rows", PLOT_DEFAULT_WIDTH, 110 + 14 * 24);
 }
 
 Test(plot_gantt, refuses_more_pieces_at_once_than_a_node_has_gpus)
