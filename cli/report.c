@@ -98,9 +98,8 @@ static const struct cli_html_chart charts[] = {
      "less idle hardware.", NULL},
     {"gantt", "Jobs on GPUs",
      "One row per GPU, grouped by node; each bar is one run of a job on "
-     "that GPU, labelled with the job id where it fits and coloured by job, "
-     "so that a preempted job shows as bars of one colour in several "
-     "places.", NULL},
+     "that GPU, labelled with the job id where it fits and coloured by job; "
+     "a black dot marks where a preempted job starts again.", NULL},
 };
 #define NCHARTS (sizeof charts / sizeof charts[0])
 

@@ -28,6 +28,7 @@ struct layout {
     size_t *first;  /* (n_pieces) index into rows of piece's first row */
     size_t *group_row; /* (n_groups + 1) first row of each group */
     double *free_at;   /* (total rows) when each row's last piece ends */
+    unsigned char *restart; /* (n_pieces) 1: a later run of its job */
 };
 
 static const struct plot_gantt_piece *sort_pieces;
@@ -43,6 +44,38 @@ static int compare_pieces(const void *a, const void *b)
     return (i > j) - (i < j);
 }
 
+static int compare_jobs(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const struct plot_gantt_piece *p = &sort_pieces[i], *q = &sort_pieces[j];
+    if (p->job != q->job)
+        return p->job < q->job ? -1 : 1;
+    if (p->start != q->start)
+        return p->start < q->start ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+/* restart[i] = 1 when piece i starts after an earlier run of its job:
+ * the job was preempted and runs again. Pieces of one run start at once. */
+static int find_restarts(const struct plot_gantt_piece *p, size_t n,
+                         unsigned char *restart)
+{
+    size_t *by_job = malloc((n + 1) * sizeof *by_job);
+    if (!by_job)
+        return PLOT_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        by_job[i] = i;
+    sort_pieces = p;
+    qsort(by_job, n, sizeof *by_job, compare_jobs);
+    for (size_t k = 0, first = 0; k < n; k++) {
+        if (k == 0 || p[by_job[k]].job != p[by_job[k - 1]].job)
+            first = k;
+        restart[by_job[k]] = p[by_job[k]].start > p[by_job[first]].start;
+    }
+    free(by_job);
+    return 0;
+}
+
 static void layout_free(struct layout *l)
 {
     free(l->order);
@@ -50,6 +83,7 @@ static void layout_free(struct layout *l)
     free(l->first);
     free(l->group_row);
     free(l->free_at);
+    free(l->restart);
 }
 
 /* Gives every piece, in start order, the lowest-numbered rows of its group
@@ -66,7 +100,9 @@ static int lay_out(struct layout *l, const struct plot_gantt_group *g,
     l->first = malloc(n_pieces * sizeof *l->first);
     l->group_row = malloc((n_groups + 1) * sizeof *l->group_row);
     l->free_at = malloc(total_rows * sizeof *l->free_at);
-    if (!l->order || !l->rows || !l->first || !l->group_row || !l->free_at)
+    l->restart = malloc(n_pieces + 1);
+    if (!l->order || !l->rows || !l->first || !l->group_row || !l->free_at ||
+        !l->restart || find_restarts(p, n_pieces, l->restart) < 0)
         return PLOT_ENOMEM;
     l->group_row[0] = 0;
     for (size_t k = 0; k < n_groups; k++)
@@ -121,7 +157,7 @@ static int check_pieces(const struct plot_gantt_group *g, size_t n_groups,
 static void put_block(struct plot_buf *b, const struct layout *l,
                       const struct plot_gantt_piece *p, size_t n_pieces)
 {
-    plot_buf_puts(b, "# $gantt: row start end job colour\n$gantt << EOD\n");
+    plot_buf_puts(b, "# $gantt: row start end job colour restart\n$gantt << EOD\n");
     for (size_t i = 0; i < n_pieces; i++) {
         const struct plot_gantt_piece *q = &p[l->order[i]];
         for (size_t k = 0; k < q->gpus; k++) {
@@ -134,7 +170,7 @@ static void put_block(struct plot_buf *b, const struct layout *l,
             plot_buf_size(b, q->job);
             plot_buf_puts(b, " ");
             plot_buf_size(b, job_colours[q->job % N_JOB_COLOURS]);
-            plot_buf_puts(b, "\n");
+            plot_buf_puts(b, l->restart[l->order[i]] ? " 1\n" : " 0\n");
         }
     }
     plot_buf_puts(b, "EOD\n");
@@ -246,10 +282,13 @@ int plot_gantt(const struct plot_chart *chart,
         put_labels(&b, &c, &l, pieces, n_pieces, t0, t1);
         plot_script_png(&b, &c);
         /* A bar is a box centred on the middle of its run, 0.8 rows tall;
-         * an empty datablock still draws the axes. */
+         * a dot marks the start of each restart. An empty datablock still
+         * draws the axes. */
         plot_buf_puts(&b, n_pieces ? "plot $gantt using (($2+$3)/2):1:"
                                      "(($3-$2)/2):(0.4):5 with boxxyerror "
-                                     "lc rgb variable\n"
+                                     "lc rgb variable, \\\n     $gantt "
+                                     "using 2:($6 > 0 ? $1 : NaN) with "
+                                     "points pt 7 ps 0.6 lc rgb 'black'\n"
                                    : "plot NaN notitle\n");
         plot_script_finish(&b, &c);
         rc = plot_render(&c, &b);

@@ -151,8 +151,10 @@ int plot_bars(const struct plot_chart *chart, const char *const *categories,
  * once than it has; if it does, PLOT_EINVAL.
  *
  * Datablock $gantt: one line per piece and row, in the order above:
- * "row start end job colour", rows numbered from 0 at the top across all
- * groups, colour as the integer 0xRRGGBB. The x axis runs from
+ * "row start end job colour restart", rows numbered from 0 at the top
+ * across all groups, colour as the integer 0xRRGGBB, restart 1 when the
+ * piece starts later than the job's first piece (a run after a
+ * preemption; a black dot marks its start) and 0 otherwise. The x axis runs from
  * min(0, first start) to the last end. chart->height 0 means 110 pixels
  * plus 14 per row (300 at least, 10000 at most). Neither log flag is
  * allowed; max_points is ignored. Returns as plot_cdf. */

@@ -135,14 +135,17 @@ Test(run_charts, busy_gpus_holds_the_rows_of_timeline_csv)
     free(t.v);
 }
 
-static void assert_gantt(const double (*want)[4], size_t n)
+/* Columns row, start, end, job and restart (the 6th) of $gantt. */
+static void assert_gantt(const double (*want)[5], size_t n)
 {
     struct table t = read_block("gantt.gp", "$gantt");
     cr_assert_eq(t.rows, n);
+    static const size_t col[5] = {0, 1, 2, 3, 5};
     for (size_t r = 0; r < n; r++)
-        for (size_t k = 0; k < 4; k++)
-            cr_assert(cell(&t, r, k) == want[r][k], "row %zu col %zu: %g, "
-                      "not %g", r, k, cell(&t, r, k), want[r][k]);
+        for (size_t k = 0; k < 5; k++)
+            cr_assert(cell(&t, r, col[k]) == want[r][k], "row %zu col %zu: "
+                      "%g, not %g", r, col[k], cell(&t, r, col[k]),
+                      want[r][k]);
     free(t.v);
 }
 
@@ -156,11 +159,12 @@ Test(run_charts, gantt_follows_the_fifo_schedule_worked_out_by_hand)
      * queue until a ends at 100: FIFO keeps d (1 GPU) behind it. c runs
      * 100-120, then d 120-130. Rows by start then end: b [0,50) takes
      * rows 0-1, a [0,100) rows 2-3, c rows 0-3, d row 0. Columns: row,
-     * start, end, job (a=0, b=1, c=2, d=3 in trace order). */
-    static const double want[][4] = {
-        {0, 0, 50, 1},    {1, 0, 50, 1},    {2, 0, 100, 0},
-        {3, 0, 100, 0},   {0, 100, 120, 2}, {1, 100, 120, 2},
-        {2, 100, 120, 2}, {3, 100, 120, 2}, {0, 120, 130, 3},
+     * start, end, job (a=0, b=1, c=2, d=3 in trace order), restart (none
+     * under FIFO). */
+    static const double want[][5] = {
+        {0, 0, 50, 1, 0},    {1, 0, 50, 1, 0},    {2, 0, 100, 0, 0},
+        {3, 0, 100, 0, 0},   {0, 100, 120, 2, 0}, {1, 100, 120, 2, 0},
+        {2, 100, 120, 2, 0}, {3, 100, 120, 2, 0}, {0, 120, 130, 3, 0},
     };
     assert_gantt(want, sizeof want / sizeof want[0]);
 }
@@ -171,11 +175,13 @@ Test(run_charts, gantt_shows_each_run_of_a_preempted_job)
               "/small.json --policy srtf --estimates oracle");
     /* By hand: x (4 GPUs, 100 s) runs from 0; y (4 GPUs, 20 s) arrives
      * at 10 with less time left (20 < 90), preempts x and runs 10-30; x
-     * resumes at 30 with 90 s left (no restart overhead) until 120. */
-    static const double want[][4] = {
-        {0, 0, 10, 0},   {1, 0, 10, 0},   {2, 0, 10, 0},   {3, 0, 10, 0},
-        {0, 10, 30, 1},  {1, 10, 30, 1},  {2, 10, 30, 1},  {3, 10, 30, 1},
-        {0, 30, 120, 0}, {1, 30, 120, 0}, {2, 30, 120, 0}, {3, 30, 120, 0},
+     * resumes at 30 with 90 s left (no restart overhead) until 120: a
+     * restart, the last column. */
+    static const double want[][5] = {
+        {0, 0, 10, 0, 0},   {1, 0, 10, 0, 0},   {2, 0, 10, 0, 0},
+        {3, 0, 10, 0, 0},   {0, 10, 30, 1, 0},  {1, 10, 30, 1, 0},
+        {2, 10, 30, 1, 0},  {3, 10, 30, 1, 0},  {0, 30, 120, 0, 1},
+        {1, 30, 120, 0, 1}, {2, 30, 120, 0, 1}, {3, 30, 120, 0, 1},
     };
     assert_gantt(want, sizeof want / sizeof want[0]);
 }

@@ -30,17 +30,18 @@ Test(plot_gantt, lays_pieces_out_on_the_rows_worked_out_by_hand)
      * again at 4; then at 10 both rows of a are free: j3 (ends 12, first)
      * takes row 0 and the restarted j1 row 1. Colours are the job's entry
      * of ColorBrewer Set3: 0x8dd3c7 = 9294791, 0xffffb3 = 16777139,
-     * 0xbebada = 12499674, 0xfb8072 = 16482418. */
-    static const double want[][5] = {
-        {2, 0, 4, 1, 16777139},  {0, 0, 10, 0, 9294791},
-        {1, 0, 10, 0, 9294791},  {2, 4, 9, 2, 12499674},
-        {0, 10, 12, 3, 16482418}, {1, 10, 16, 1, 16777139},
+     * 0xbebada = 12499674, 0xfb8072 = 16482418. Only j1's run from 10 is
+     * a restart (its first run began at 0). */
+    static const double want[][6] = {
+        {2, 0, 4, 1, 16777139, 0},   {0, 0, 10, 0, 9294791, 0},
+        {1, 0, 10, 0, 9294791, 0},   {2, 4, 9, 2, 12499674, 0},
+        {0, 10, 12, 3, 16482418, 0}, {1, 10, 16, 1, 16777139, 1},
     };
     struct table t = read_block("gantt.gp", "$gantt");
     cr_assert_eq(t.rows, 6);
-    cr_assert_eq(t.cols, 5);
+    cr_assert_eq(t.cols, 6);
     for (size_t r = 0; r < 6; r++)
-        for (size_t k = 0; k < 5; k++)
+        for (size_t k = 0; k < 6; k++)
             cr_assert(cell(&t, r, k) == want[r][k], "row %zu col %zu: %g",
                       r, k, cell(&t, r, k));
     free(t.v);
