@@ -72,10 +72,11 @@ void cmp_print_table(const struct cmp_policy *r, size_t n)
     }
 }
 
-/* The utilization chart: each policy's busy_gpus at CMP_GRID evenly
- * spaced times over [0, longest makespan], the value holding at each time
- * being that of the last timeline row at or before it (0 before the
- * first), over the policy's total GPUs, in percent. */
+/* The utilization chart: [0, longest makespan] cut at CMP_GRID evenly
+ * spaced times; each point holds the most GPUs the policy had busy from
+ * its time until the next (the value held then, or any timeline row
+ * before the next), over its total GPUs, in percent. The maximum, as in
+ * plot_steps, so that no peak between two points is lost. */
 static int utilization_chart(const char *dir, const struct cmp_policy *r,
                              size_t n, struct plot_series *ser, double *buf)
 {
@@ -90,13 +91,15 @@ static int utilization_chart(const char *dir, const struct cmp_policy *r,
         x[i] = end * (double)i / (CMP_GRID - 1);
     for (size_t k = 0; k < n; k++) {
         const struct cmp_policy *p = &r[k];
-        double *y = buf + k * CMP_GRID;
+        double *y = buf + k * CMP_GRID, held = 0;
         size_t j = 0;
         for (size_t i = 0; i < CMP_GRID; i++) {
             while (j < p->ntl && p->tl_time[j] <= x[i])
-                j++;
-            double busy = j ? p->tl_busy[j - 1] : 0;
-            y[i] = p->total_gpus > 0 ? 100 * busy / p->total_gpus : 0;
+                held = p->tl_busy[j++];
+            double top = held, next = i + 1 < CMP_GRID ? x[i + 1] : x[i];
+            for (size_t m = j; m < p->ntl && p->tl_time[m] < next; m++)
+                top = top > p->tl_busy[m] ? top : p->tl_busy[m];
+            y[i] = p->total_gpus > 0 ? 100 * top / p->total_gpus : 0;
         }
         ser[k] = (struct plot_series){p->name, y, CMP_GRID};
     }

@@ -87,8 +87,9 @@ static const struct cli_html_chart charts[] = {
      "Time from the first submission to the last completion under each "
      "policy; lower means the whole trace was done sooner.", NULL},
     {"utilization", "GPU utilization over time",
-     "Busy GPUs as a percentage of all GPUs at each moment, per policy, "
-     "sampled at evenly spaced times up to the longest makespan.", NULL},
+     "Busy GPUs as a percentage of all GPUs, per policy: at each of 500 "
+     "evenly spaced times up to the longest makespan, the most that were "
+     "busy until the next, so no peak is lost.", NULL},
 };
 
 int cmp_write_report(const struct cmp_options *o, const struct cmp_policy *r)

@@ -118,6 +118,43 @@ Test(compare, writes_a_self_contained_report_with_a_row_per_policy)
     cr_assert(strstr(page, want), "no reproduce line %s", want);
 }
 
+Test(compare, utilization_chart_never_hides_a_busy_moment)
+{
+    cr_assert_eq(compare("fifo,sjf", 1, "util"), 0, "%s", cmp_err);
+    static char gp[1 << 18], tl[1 << 16];
+    read_in("util", "utilization.gp", gp, sizeof gp);
+    read_in("util", "fifo/timeline.csv", tl, sizeof tl);
+    /* $steps: time, fifo %, sjf %; the small cluster has 8 GPUs. */
+    double x[600], y[600];
+    size_t n = 0;
+    char *p = strstr(gp, "$steps << EOD\n");
+    cr_assert_not_null(p);
+    p = strchr(p, '\n') + 1;
+    while (strncmp(p, "EOD", 3) != 0 && n < 600) {
+        x[n] = strtod(p, &p);
+        y[n++] = strtod(p, &p);
+        p = strchr(p, '\n') + 1;
+    }
+    cr_assert_eq(n, 500);
+    /* Each timeline row (time, queued, busy, ...) holds from its time: the
+     * point at or before that time must show at least as much. */
+    double top = 0, drawn_top = 0;
+    for (char *line = strchr(tl, '\n') + 1; *line;
+         line = strchr(line, '\n') + 1) {
+        double t = strtod(line, &line);
+        strtod(line + 1, &line);
+        double busy = 100 * strtod(line + 1, &line) / 8;
+        size_t i = 0;
+        while (i + 1 < n && x[i + 1] <= t)
+            i++;
+        cr_assert(y[i] >= busy, "at %g: %g < %g", t, y[i], busy);
+        top = busy > top ? busy : top;
+    }
+    for (size_t i = 0; i < n; i++)
+        drawn_top = y[i] > drawn_top ? y[i] : drawn_top;
+    cr_assert_eq(drawn_top, top);
+}
+
 Test(compare, one_at_a_time_gives_the_same_compare_csv)
 {
     static char par[8192], seq[8192];
