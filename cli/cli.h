@@ -80,6 +80,10 @@ struct run_config {
     size_t nopts;
 };
 
+/* Whether a --policy NAME names a plugin to load: it holds a '/' or ends
+ * in ".so" (run.c). */
+int cli_policy_is_plugin(const char *name);
+
 /* Parses --estimates TEXT into CFG; 0 or CLI_USAGE after a message. */
 int cli_parse_estimates(const char *cmd, const char *text,
                         struct run_config *cfg);

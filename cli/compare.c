@@ -28,7 +28,10 @@ static void compare_usage(void)
         "  -c, --cluster C       a cluster JSON file or a built-in name "
         "(`hetsim clusters`)\n"
         "  -p, --policies LIST   comma-separated policies (`hetsim "
-        "policies`), at most %d\n"
+        "policies`), at most %d;\n"
+        "                        a plugin path (with a '/' or ending in "
+        ".so) is named\n"
+        "                        by its file name\n"
         "  -o, --out DIR         results folder; created if missing\n"
         "  -E, --estimates E     passed to every run: none, oracle, trace, "
         "noisy:SIGMA\n"
@@ -76,7 +79,11 @@ static int add_policies(struct cmp_options *o, const char *arg)
         next = strchr(p, ',');
         if (next)
             *next++ = '\0';
-        if (!pol_find(p)) {
+        /* A plugin is checked by its run, which says what is wrong. */
+        int plugin = !pol_find(p) && cli_policy_is_plugin(p);
+        const char *label = plugin && strrchr(p, '/') ? strrchr(p, '/') + 1
+                                                      : p;
+        if (!pol_find(p) && (!plugin || !label[0] || label[0] == '.')) {
             char names[512] = "";
             for (size_t i = 0; pol_at(i); i++) {
                 size_t len = strlen(names);
@@ -87,12 +94,13 @@ static int add_policies(struct cmp_options *o, const char *arg)
                                    "from: %s)", p, names);
         }
         for (size_t i = 0; i < o->npolicies; i++)
-            if (strcmp(o->policy[i], p) == 0)
+            if (strcmp(o->label[i], label) == 0)
                 return cli_usage_error(CMP_CMD, "policy '%s' listed twice",
-                                       p);
+                                       label);
         if (o->npolicies == CMP_MAX_POLICIES)
             return cli_usage_error(CMP_CMD, "at most %d policies",
                                    CMP_MAX_POLICIES);
+        o->label[o->npolicies] = label;
         o->policy[o->npolicies++] = p;
     }
     return 0;
@@ -194,7 +202,7 @@ struct cmp_child {
 static pid_t spawn_run(const struct cmp_options *o, size_t k, FILE *err)
 {
     char out[4096];
-    snprintf(out, sizeof out, "%s/%s", o->out, o->policy[k]);
+    snprintf(out, sizeof out, "%s/%s", o->out, o->label[k]);
     const char *args[32] = {"hetsim", "run", "-q", "--trace", o->trace,
                             "--cluster", o->cluster, "--policy",
                             o->policy[k], "--out", out};
@@ -250,7 +258,7 @@ static int run_all(const struct cmp_options *o, struct cmp_policy *res)
             pid_t pid = err ? spawn_run(o, next, err) : -1;
             if (pid < 0) {
                 cli_error("policy %s: cannot start `hetsim run`: %s",
-                          o->policy[next], strerror(errno));
+                          o->label[next], strerror(errno));
                 if (err)
                     fclose(err);
                 rc = CLI_FAILURE;
@@ -276,7 +284,7 @@ static int run_all(const struct cmp_options *o, struct cmp_policy *res)
             if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
                 res[k].ran = 1;
             else {
-                report_failure(o->policy[k], status, child[k].err);
+                report_failure(o->label[k], status, child[k].err);
                 rc = CLI_FAILURE;
             }
             fclose(child[k].err);
@@ -454,7 +462,7 @@ int cli_compare(int argc, char **argv)
     struct cmp_policy res[CMP_MAX_POLICIES];
     memset(res, 0, sizeof res);
     for (size_t k = 0; k < o.npolicies; k++)
-        res[k].name = o.policy[k];
+        res[k].name = o.label[k];
     rc = run_all(&o, res);
     int nread = 0;
     for (size_t k = 0; k < o.npolicies; k++)

@@ -12,7 +12,9 @@ struct cmp_options {
     const char *trace, *cluster, *estimates, *throughputs, *format, *seed;
     const char *out;
     long jobs;
-    const char *policy[CMP_MAX_POLICIES];
+    const char *policy[CMP_MAX_POLICIES]; /* as given to --policy */
+    const char *label[CMP_MAX_POLICIES];  /* its folder and name in the
+                                             table: a plugin's file name */
     size_t npolicies;
     char list[4096];
     int argc;    /* "compare" and its arguments, for the report */

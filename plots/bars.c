@@ -45,7 +45,7 @@ static void put_style(struct plot_buf *b, const struct plot_series *s,
                       size_t n_series)
 {
     plot_buf_puts(b, "set grid noxtics ytics\n"
-                     "set key outside right top\n"
+                     "set key outside right top Left reverse\n"
                      "set style data histograms\n"
                      "set style histogram clustered gap 1\n"
                      "set style fill solid 0.85 border -1\n");

@@ -111,7 +111,8 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
          * right margin leaves room for the last x tic label, which
          * autoscaling puts right on the border. */
         plot_buf_puts(&b, "set yrange [0:1]\n");
-        plot_buf_puts(&b, n_series > 3    ? "set key outside right top\n"
+        plot_buf_puts(&b, n_series > 3 ? "set key outside right top "
+                                         "Left reverse\n"
                           : n_series > 1 ? "set key bottom right\n"
                                            "set rmargin 6\n"
                                          : "unset key\nset rmargin 6\n");

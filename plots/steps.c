@@ -198,7 +198,7 @@ int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
          * not drawn along the top border. */
         plot_buf_puts(&b, "set autoscale xfix\n"
                           "set offsets 0, 0, graph 0.05, 0\n"
-                          "set key outside right top\n");
+                          "set key outside right top Left reverse\n");
         if (n_series == 1) /* the axis label says what it is */
             plot_buf_puts(&b, "unset key\n");
         /* All zero (an empty queue): [0:1], not gnuplot's warning about

@@ -23,7 +23,7 @@ static void teardown(void) { clitest_remove_dir(cmp_dir); }
 /* Runs compare of fifo,sjf with -j JOBS into cmp_dir/SUB. */
 static int compare(const char *policies, int jobs, const char *sub)
 {
-    char args[2048];
+    char args[4608];
     snprintf(args, sizeof args,
              "compare --trace " SMALL ".csv --cluster " SMALL ".json "
              "--policies %s --estimates oracle -j %d --out %s/%s",
@@ -153,6 +153,38 @@ Test(compare, utilization_chart_never_hides_a_busy_moment)
     for (size_t i = 0; i < n; i++)
         drawn_top = y[i] > drawn_top ? y[i] : drawn_top;
     cr_assert_eq(drawn_top, top);
+}
+
+Test(compare, runs_ten_policies_counting_plugins_named_by_file)
+{
+    /* The eight built-in policies and the two example plugins built
+     * beside hetsim (<build>/policies/examples/). */
+    char ex[900], list[2048];
+    const char *slash = strrchr(HETSIM_BIN, '/');
+    snprintf(ex, sizeof ex, "%.*s/policies/examples",
+             (int)(slash - HETSIM_BIN), HETSIM_BIN);
+    snprintf(list, sizeof list, "fifo,sjf,edf,srtf,las,tiresias,gittins,"
+             "fair,%s/libfifo_plugin.so,%s/libsmallest_gpus_first.so", ex,
+             ex);
+    cr_assert_eq(compare(list, 4, "ten"), 0, "%s", cmp_err);
+    static char csv[8192], page[1 << 20];
+    read_in("ten", "compare.csv", csv, sizeof csv);
+    cr_assert_eq(count(csv, "\n"), 11, "%s", csv);
+    cr_assert(exists("ten", "libfifo_plugin.so/summary.json"));
+    /* The FIFO plugin schedules as fifo does (tests/policies/
+     * test_plugin.c): the same row of figures under its file name. */
+    const char *a = strstr(csv, "\nfifo,"), *b = strstr(csv,
+                                                       "\nlibfifo_plugin.so,");
+    cr_assert(a && b);
+    cr_assert_eq(strcspn(a + 6, "\n"), strcspn(b + 19, "\n"));
+    cr_assert_eq(strncmp(a + 6, b + 19, strcspn(a + 6, "\n")), 0);
+    read_in("ten", "report.html", page, sizeof page);
+    /* 6 rows of inputs, the table's heading row, a row per policy. */
+    cr_assert_eq(count(page, "<tr><th>"), 6 + 1 + 10);
+    cr_assert(strstr(page, "<tr><th>libsmallest_gpus_first.so</th><td>6"));
+    read_in("ten", "jct_cdf.gp", page, sizeof page);
+    cr_assert(strstr(page, "$cdf9 << EOD"));
+    cr_assert(strstr(page, "'libsmallest_gpus_first.so' noenhanced"));
 }
 
 Test(compare, one_at_a_time_gives_the_same_compare_csv)

@@ -61,7 +61,7 @@ Test(plot_series_style, gives_ten_cdfs_ten_colours_and_keeps_the_key_outside)
                       "colour %s", a, b, colour[a]);
     }
     char *script = slurp("ten.gp", NULL);
-    cr_assert(strstr(script, "set key outside right top\n"));
+    cr_assert(strstr(script, "set key outside right top Left reverse\n"));
     free(script);
 }
 
