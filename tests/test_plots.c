@@ -402,6 +402,19 @@ Test(plot_bars, names_each_category_and_series_in_the_svg)
     free(svg);
 }
 
+Test(plot_bars, puts_bars_that_are_all_zero_on_a_unit_axis)
+{
+    /* gnuplot would warn about the empty range [0:0] on stderr. */
+    double zero[2] = {0, 0};
+    struct plot_series s = {"u", zero, 2};
+    struct plot_chart c = chart_named("zero");
+    assert_rc(plot_bars(&c, gpu_types, 2, &s, 1), 0);
+    char *script = slurp("zero.gp", NULL);
+    cr_assert(strstr(script, "set yrange [0:1]\n"));
+    free(script);
+    assert_images("zero", PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT);
+}
+
 Test(plot_bars, refuses_log_axes_and_mismatched_series)
 {
     struct plot_chart c = chart_named("util");

@@ -93,3 +93,13 @@ Test(plot_gantt, refuses_bad_pieces)
     assert_rc(plot_gantt(&c, groups, 2, &p, 1), PLOT_EINVAL);
     cr_assert(!exists("bad.gp"));
 }
+
+Test(plot_gantt, draws_the_axes_of_a_run_that_ran_nothing)
+{
+    struct plot_chart c = chart_named("empty");
+    assert_rc(plot_gantt(&c, groups, 2, NULL, 0), 0);
+    assert_images("empty", PLOT_DEFAULT_WIDTH, 300);
+    struct table t = read_block("empty.gp", "$gantt");
+    cr_assert_eq(t.rows, 0);
+    free(t.v);
+}
