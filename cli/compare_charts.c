@@ -103,9 +103,11 @@ static int utilization_chart(const char *dir, const struct cmp_policy *r,
         }
         ser[k] = (struct plot_series){p->name, y, CMP_GRID};
     }
+    /* Past four policies, overlaid lines tangle: a panel each. */
     struct plot_chart ch = {.dir = dir, .name = "utilization",
                             .title = "GPU utilization over time",
-                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)"};
+                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)",
+                            .flags = n > 4 ? PLOT_PANELS : 0};
     return cli_chart_check(plot_steps(&ch, x, CMP_GRID, ser, n), "utilization");
 }
 

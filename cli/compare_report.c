@@ -89,7 +89,8 @@ static const struct cli_html_chart charts[] = {
     {"utilization", "GPU utilization over time",
      "Busy GPUs as a percentage of all GPUs, per policy: at each of 500 "
      "evenly spaced times up to the longest makespan, the most that were "
-     "busy until the next, so no peak is lost.", NULL},
+     "busy until the next, so no peak is lost. Past four policies, each gets "
+     "a panel, over the others in grey.", NULL},
 };
 
 int cmp_write_report(const struct cmp_options *o, const struct cmp_policy *r)

@@ -46,6 +46,7 @@ const char *plot_strerror(int code);
 /* Flags of struct plot_chart. */
 #define PLOT_LOG_X 1u /* logarithmic x axis: every x must be > 0 */
 #define PLOT_LOG_Y 2u /* logarithmic y axis (plot_steps only): y > 0 */
+#define PLOT_PANELS 4u /* plot_steps only: a panel per series (see there) */
 
 /* Default image size, and default point budgets of the downsamplers. */
 #define PLOT_DEFAULT_WIDTH 900
@@ -121,6 +122,13 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
  * drawn as a light box under the line, so the range a series swept within
  * a bucket stays visible instead of a solid block of vertical strokes.
  * The default budget is about one point per pixel column of the plot.
+ *
+ * With PLOT_PANELS and two or more series, each series gets a panel of its
+ * own (small multiples, for when overlaid lines would tangle): a grid of
+ * one column up to four series, else two, read row by row; every panel has
+ * the same axes, is titled with its series' name, and draws that series in
+ * its colour over the others in light grey. chart->height 0 then means 90
+ * pixels plus 150 per row of panels. The datablocks are the same.
  *
  * Returns as plot_cdf. */
 int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,

@@ -45,6 +45,20 @@ void plot_script_header(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_settings(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_png(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_finish(struct plot_buf *b, const struct plot_chart *c);
+/* The svg terminal alone, for scripts that draw twice instead of replot
+ * (a multiplot cannot be replotted). */
+void plot_script_svg(struct plot_buf *b, const struct plot_chart *c);
+
+/* The panels of plot_steps with PLOT_PANELS (panels.c): settings, then
+ * both images, each drawn in full. BANDED: the data was downsampled and
+ * $band exists. */
+void plot_steps_panels(struct plot_buf *b, const struct plot_chart *c,
+                       const struct plot_series *s, size_t n_series,
+                       int banded);
+/* Plot elements of series K of plot_steps (steps.c), without "plot " or a
+ * title: its band of bucket minima to maxima (from $band), and its line. */
+void plot_steps_band(struct plot_buf *b, size_t k);
+void plot_steps_line(struct plot_buf *b, size_t k, int banded);
 
 /* The look of series K: " lc rgb '#RRGGBB' dt D", ten colours by dash
  * types 1..5, so that up to ten series all differ in colour and

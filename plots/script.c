@@ -144,12 +144,17 @@ void plot_script_png(struct plot_buf *b, const struct plot_chart *c)
     put_terminal(b, c, "pngcairo", " enhanced font 'Sans,11'", ".png");
 }
 
-void plot_script_finish(struct plot_buf *b, const struct plot_chart *c)
+void plot_script_svg(struct plot_buf *b, const struct plot_chart *c)
 {
-    plot_buf_puts(b, "unset output\n");
     put_terminal(b, c, "svg",
                  " fixed enhanced font 'Sans,11' background rgb 'white'",
                  ".svg");
+}
+
+void plot_script_finish(struct plot_buf *b, const struct plot_chart *c)
+{
+    plot_buf_puts(b, "unset output\n");
+    plot_script_svg(b, c);
     plot_buf_puts(b, "replot\nunset output\n");
 }
 

@@ -131,10 +131,6 @@ static int all_non_negative(const struct plot_series *s, size_t n_series)
     return 1;
 }
 
-/* Downsampled, each series is first drawn as a light band from its
- * bucket minima to its maxima, so that a series that swings within a
- * bucket shows as a band, not as a solid block of vertical strokes; the
- * line of maxima goes on top. */
 static int all_zero(const struct plot_series *s, size_t n_series)
 {
     for (size_t k = 0; k < n_series; k++)
@@ -144,32 +140,47 @@ static int all_zero(const struct plot_series *s, size_t n_series)
     return 1;
 }
 
+void plot_steps_band(struct plot_buf *b, size_t k)
+{
+    /* A box per bucket: x from its start to its end, y from the minimum
+     * to the maximum. */
+    size_t lo = 2 * k + 3, hi = 2 * k + 4;
+    plot_buf_puts(b, "$band using (($1+$2)/2):(($");
+    plot_buf_size(b, lo);
+    plot_buf_puts(b, "+$");
+    plot_buf_size(b, hi);
+    plot_buf_puts(b, ")/2):(($2-$1)/2):(($");
+    plot_buf_size(b, hi);
+    plot_buf_puts(b, "-$");
+    plot_buf_size(b, lo);
+    plot_buf_puts(b, ")/2) with boxxyerror fs transparent solid 0.25 "
+                     "noborder");
+    plot_script_fill_colour(b, k);
+}
+
+void plot_steps_line(struct plot_buf *b, size_t k, int banded)
+{
+    plot_buf_puts(b, "$steps using 1:");
+    plot_buf_size(b, k + 2);
+    plot_buf_puts(b, banded ? " with steps lw 1.5" : " with steps lw 2");
+    plot_script_line_style(b, k);
+}
+
+/* Downsampled, each series is first drawn as a light band from its
+ * bucket minima to its maxima, so that a series that swings within a
+ * bucket shows as a band, not as a solid block of vertical strokes; the
+ * line of maxima goes on top. */
 static void put_plot(struct plot_buf *b, const struct plot_series *s,
                      size_t n_series, int banded)
 {
     plot_buf_puts(b, "plot ");
     for (size_t k = 0; banded && k < n_series; k++) {
-        /* A box per bucket: x from its start to its end, y from the
-         * minimum to the maximum. */
-        size_t lo = 2 * k + 3, hi = 2 * k + 4;
-        plot_buf_puts(b, "$band using (($1+$2)/2):(($");
-        plot_buf_size(b, lo);
-        plot_buf_puts(b, "+$");
-        plot_buf_size(b, hi);
-        plot_buf_puts(b, ")/2):(($2-$1)/2):(($");
-        plot_buf_size(b, hi);
-        plot_buf_puts(b, "-$");
-        plot_buf_size(b, lo);
-        plot_buf_puts(b, ")/2) with boxxyerror fs transparent solid 0.25 "
-                         "noborder");
-        plot_script_fill_colour(b, k);
+        plot_steps_band(b, k);
         plot_buf_puts(b, " notitle, \\\n     ");
     }
     for (size_t k = 0; k < n_series; k++) {
-        plot_buf_puts(b, k ? ", \\\n     $steps using 1:" : "$steps using 1:");
-        plot_buf_size(b, k + 2);
-        plot_buf_puts(b, banded ? " with steps lw 1.5" : " with steps lw 2");
-        plot_script_line_style(b, k);
+        plot_buf_puts(b, k ? ", \\\n     " : "");
+        plot_steps_line(b, k, banded);
         plot_buf_puts(b, " title ");
         plot_buf_series_title(b, &s[k], k);
     }
@@ -179,7 +190,7 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
 int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
                const struct plot_series *series, size_t n_series)
 {
-    int rc = plot_check_chart(chart, PLOT_LOG_X | PLOT_LOG_Y);
+    int rc = plot_check_chart(chart, PLOT_LOG_X | PLOT_LOG_Y | PLOT_PANELS);
     if (rc < 0)
         return rc;
     int log_y = (chart->flags & PLOT_LOG_Y) != 0;
@@ -192,7 +203,10 @@ int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
     struct plot_buf b = {0};
     plot_script_header(&b, chart);
     rc = put_block(&b, x, n_x, series, n_series, max_points);
-    if (rc == 0) {
+    if (rc == 0 && (chart->flags & PLOT_PANELS) && n_series > 1) {
+        plot_steps_panels(&b, chart, series, n_series, n_x > max_points);
+        rc = plot_render(chart, &b);
+    } else if (rc == 0) {
         plot_script_settings(&b, chart);
         /* x spans exactly the data; y gets headroom, so that a peak is
          * not drawn along the top border. */

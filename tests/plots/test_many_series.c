@@ -111,3 +111,58 @@ Test(plot_series_style, keeps_each_bucket_range_for_the_band)
     free(script);
     assert_images("band", PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT);
 }
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+Test(plot_series_style, draws_ten_timelines_as_ten_panels_on_shared_axes)
+{
+    enum { N = 10, M = 40 };
+    double x[M], v[N][M];
+    struct plot_series s[N];
+    char names[N][16];
+    for (size_t i = 0; i < M; i++)
+        x[i] = (double)i;
+    for (size_t k = 0; k < N; k++) {
+        for (size_t i = 0; i < M; i++)
+            v[k][i] = (double)((i * (k + 3)) % 17);
+        snprintf(names[k], sizeof names[k], "policy-%zu", k);
+        s[k] = (struct plot_series){names[k], v[k], M};
+    }
+    struct plot_chart c = chart_named("panels");
+    c.flags = PLOT_PANELS;
+    assert_rc(plot_steps(&c, x, M, s, N), 0);
+    /* Two columns of five rows: 90 + 5 x 150 pixels. */
+    assert_images("panels", PLOT_DEFAULT_WIDTH, 90 + 5 * 150);
+    char *script = slurp("panels.gp", NULL);
+    /* Drawn once per image, since a multiplot cannot be replotted. */
+    cr_assert_eq(count(script, "set multiplot layout 5,2"), 2);
+    cr_assert_eq(count(script, "unset multiplot"), 2);
+    cr_assert_eq(count(script, "replot"), 0);
+    for (size_t k = 0; k < N; k++) {
+        char title[64];
+        snprintf(title, sizeof title, "set title 'policy-%zu' noenhanced", k);
+        cr_assert_eq(count(script, title), 2, "%s", title);
+    }
+    /* One shared y range, 0 to the highest value (16) plus 5%. */
+    cr_assert_eq(count(script, "set yrange [0:16.8]"), 1);
+    free(script);
+    struct table t = read_block("panels.gp", "$steps");
+    cr_assert(t.rows == M && t.cols == N + 1);
+    free(t.v);
+}
+
+Test(plot_series_style, refuses_panels_outside_timelines)
+{
+    double v[] = {1, 2};
+    struct plot_series s[2] = {{"a", v, 2}, {"b", v, 2}};
+    struct plot_chart c = chart_named("nopanels");
+    c.flags = PLOT_PANELS;
+    assert_rc(plot_cdf(&c, s, 2), PLOT_EINVAL);
+    assert_rc(plot_bars(&c, NULL, 2, s, 2), PLOT_EINVAL);
+}
