@@ -161,16 +161,15 @@ static void put_block(struct plot_buf *b, const struct layout *l,
     for (size_t i = 0; i < n_pieces; i++) {
         const struct plot_gantt_piece *q = &p[l->order[i]];
         for (size_t k = 0; k < q->gpus; k++) {
-            plot_buf_size(b, l->rows[l->first[l->order[i]] + k]);
-            plot_buf_puts(b, " ");
-            plot_buf_number(b, q->start);
-            plot_buf_puts(b, " ");
-            plot_buf_number(b, q->end);
-            plot_buf_puts(b, " ");
-            plot_buf_size(b, q->job);
-            plot_buf_puts(b, " ");
-            plot_buf_size(b, job_colours[q->job % N_JOB_COLOURS]);
-            plot_buf_puts(b, l->restart[l->order[i]] ? " 1\n" : " 0\n");
+            double row[6] = {(double)l->rows[l->first[l->order[i]] + k],
+                             q->start, q->end, (double)q->job,
+                             job_colours[q->job % N_JOB_COLOURS],
+                             l->restart[l->order[i]]};
+            for (size_t c = 0; c < 6; c++) {
+                plot_buf_puts(b, c ? " " : "");
+                plot_buf_number(b, row[c]); /* whole numbers print whole */
+            }
+            plot_buf_puts(b, "\n");
         }
     }
     plot_buf_puts(b, "EOD\n");

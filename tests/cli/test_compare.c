@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../plots/helpers.h"
 #include "run_helpers.h"
 
 #define SMALL HETSIM_TEST_DATA "/cli/small"
@@ -32,7 +33,7 @@ static int compare(const char *policies, int jobs, const char *sub)
                        sizeof cmp_err);
 }
 
-static int exists(const char *sub, const char *name)
+static int exists_under(const char *sub, const char *name)
 {
     char path[256];
     struct stat st;
@@ -52,8 +53,8 @@ TestSuite(compare, .init = setup, .fini = teardown);
 Test(compare, runs_each_policy_and_tabulates_the_hand_computed_jct)
 {
     cr_assert_eq(compare("fifo,sjf", 2, "par"), 0, "%s", cmp_err);
-    cr_assert(exists("par", "fifo/summary.json"));
-    cr_assert(exists("par", "sjf/summary.json"));
+    cr_assert(exists_under("par", "fifo/summary.json"));
+    cr_assert(exists_under("par", "sjf/summary.json"));
     static char csv[8192], json[1 << 16];
     read_in("par", "compare.csv", csv, sizeof csv);
     static const char header[] =
@@ -81,15 +82,7 @@ Test(compare, runs_each_policy_and_tabulates_the_hand_computed_jct)
     const char *charts[] = {"jct_cdf.gp", "jct_bars.gp", "makespan.gp",
                             "utilization.gp"};
     for (size_t i = 0; i < 4; i++)
-        cr_assert(exists("par", charts[i]), "%s", charts[i]);
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
+        cr_assert(exists_under("par", charts[i]), "%s", charts[i]);
 }
 
 Test(compare, writes_a_self_contained_report_with_a_row_per_policy)
@@ -105,11 +98,11 @@ Test(compare, writes_a_self_contained_report_with_a_row_per_policy)
               "%s", page);
     cr_assert(strstr(page, "<tr><th>sjf</th><td>6</td>"));
     /* Four charts, each inlined when gnuplot drew it, each captioned. */
-    cr_assert_eq(count(page, "<figcaption>"), 4);
+    cr_assert_eq(count_matches(page, "<figcaption>"), 4);
     if (system("command -v \"${HETSIM_GNUPLOT:-gnuplot}\" >/dev/null") == 0)
-        cr_assert_eq(count(page, "<svg"), 4);
-    cr_assert_eq(count(page, "<script"), 0);
-    cr_assert_eq(count(page, "src=\""), 0);
+        cr_assert_eq(count_matches(page, "<svg"), 4);
+    cr_assert_eq(count_matches(page, "<script"), 0);
+    cr_assert_eq(count_matches(page, "src=\""), 0);
     char want[1024];
     snprintf(want, sizeof want, "<pre id=\"reproduce\">hetsim compare "
              "--trace %s.csv --cluster %s.json --policies fifo,sjf "
@@ -169,8 +162,8 @@ Test(compare, runs_ten_policies_counting_plugins_named_by_file)
     cr_assert_eq(compare(list, 4, "ten"), 0, "%s", cmp_err);
     static char csv[8192], page[1 << 20];
     read_in("ten", "compare.csv", csv, sizeof csv);
-    cr_assert_eq(count(csv, "\n"), 11, "%s", csv);
-    cr_assert(exists("ten", "libfifo_plugin.so/summary.json"));
+    cr_assert_eq(count_matches(csv, "\n"), 11, "%s", csv);
+    cr_assert(exists_under("ten", "libfifo_plugin.so/summary.json"));
     /* The FIFO plugin schedules as fifo does (tests/policies/
      * test_plugin.c): the same row of figures under its file name. */
     const char *a = strstr(csv, "\nfifo,"), *b = strstr(csv,
@@ -180,7 +173,7 @@ Test(compare, runs_ten_policies_counting_plugins_named_by_file)
     cr_assert_eq(strncmp(a + 6, b + 19, strcspn(a + 6, "\n")), 0);
     read_in("ten", "report.html", page, sizeof page);
     /* 6 rows of inputs, the table's heading row, a row per policy. */
-    cr_assert_eq(count(page, "<tr><th>"), 6 + 1 + 10);
+    cr_assert_eq(count_matches(page, "<tr><th>"), 6 + 1 + 10);
     cr_assert(strstr(page, "<tr><th>libsmallest_gpus_first.so</th><td>6"));
     read_in("ten", "jct_cdf.gp", page, sizeof page);
     cr_assert(strstr(page, "$cdf9 << EOD"));
@@ -202,6 +195,6 @@ Test(compare, an_unknown_policy_exits_2_before_running_anything)
 {
     cr_assert_eq(compare("fifo,no-such-policy", 1, "bad"), 2);
     cr_assert_not_null(strstr(cmp_err, "no-such-policy"));
-    cr_assert(!exists("bad", "fifo"));
-    cr_assert(!exists("bad", ""));
+    cr_assert(!exists_under("bad", "fifo"));
+    cr_assert(!exists_under("bad", ""));
 }

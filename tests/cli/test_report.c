@@ -8,20 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plots/helpers.h"
 #include "run_helpers.h"
 
 #define CDATA HETSIM_TEST_DATA "/cli"
 
 static char rp_out[1 << 16], rp_err[1 << 16];
 static char rp_page[1 << 20];
-
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
 
 /* Every http:// or https:// in PAGE is one of the SVG namespace URIs. */
 static int only_namespace_urls(const char *page)
@@ -65,14 +58,14 @@ Test(report, run_with_report_writes_one_self_contained_page)
     /* Five charts (the Gantt chart as the trace has 7 <= 300 jobs):
      * inlined when gnuplot drew them, else a note each. */
     if (system("command -v \"${HETSIM_GNUPLOT:-gnuplot}\" >/dev/null") == 0) {
-        cr_assert_eq(count(page, "<svg"), 5);
-        cr_assert_eq(count(page, "</svg>"), 5);
-        cr_assert_eq(count(page, "<?xml"), 0);
+        cr_assert_eq(count_matches(page, "<svg"), 5);
+        cr_assert_eq(count_matches(page, "</svg>"), 5);
+        cr_assert_eq(count_matches(page, "<?xml"), 0);
     } else
-        cr_assert_eq(count(page, "class=\"missing\""), 5);
-    cr_assert_eq(count(page, "<figcaption>"), 5);
+        cr_assert_eq(count_matches(page, "class=\"missing\""), 5);
+    cr_assert_eq(count_matches(page, "<figcaption>"), 5);
     cr_assert(only_namespace_urls(page));
-    cr_assert_eq(count(page, "<script"), 0);
+    cr_assert_eq(count_matches(page, "<script"), 0);
     /* Input text escaped; the reproduce command shell-quoted. */
     cr_assert_null(strstr(page, "a&b<c>"));
     cr_assert(strstr(page, "a&amp;b&lt;c&gt;.csv"));

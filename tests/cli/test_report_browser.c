@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../plots/helpers.h"
 #include "run_helpers.h"
 
 #define CDATA HETSIM_TEST_DATA "/cli"
@@ -141,14 +142,6 @@ static void assert_screenshot(const char *file)
     free(idat);
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 /* Screenshot and DOM of DIR/report.html; the DOM must hold CHARTS inline
  * SVG charts and no fetch of anything outside the page. */
 static void check_page(const char *dir, size_t charts, const char *shot)
@@ -163,11 +156,11 @@ static void check_page(const char *dir, size_t charts, const char *shot)
     assert_screenshot(png);
     chromium(page, "--dump-dom", dom);
     clitest_read_file(dom, br_dom, sizeof br_dom);
-    cr_assert_eq(count(br_dom, "<svg"), charts, "%zu inline SVGs, not %zu",
-                 count(br_dom, "<svg"), charts);
-    cr_assert_eq(count(br_dom, "<figcaption>"), charts);
-    cr_assert_eq(count(br_dom, "src=\"http"), 0);
-    cr_assert_eq(count(br_dom, "href=\"http"), 0);
+    cr_assert_eq(count_matches(br_dom, "<svg"), charts, "%zu inline SVGs, not %zu",
+                 count_matches(br_dom, "<svg"), charts);
+    cr_assert_eq(count_matches(br_dom, "<figcaption>"), charts);
+    cr_assert_eq(count_matches(br_dom, "src=\"http"), 0);
+    cr_assert_eq(count_matches(br_dom, "href=\"http"), 0);
 }
 
 Test(report_browser, renders_the_run_report_with_five_charts)

@@ -241,3 +241,11 @@ void assert_rc(int rc, int want)
                  plot_strerror(rc), want, plot_strerror(want));
 }
 
+
+size_t count_matches(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}

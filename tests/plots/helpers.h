@@ -43,5 +43,7 @@ int run_in_dir(const char *command);
 double sample(uint64_t *state);
 struct plot_chart chart_named(const char *name);
 void assert_rc(int rc, int want);
+/* How many times NEEDLE occurs in HAY, without overlaps. */
+size_t count_matches(const char *hay, const char *needle);
 
 #endif

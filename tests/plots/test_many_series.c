@@ -112,14 +112,6 @@ Test(plot_series_style, keeps_each_bucket_range_for_the_band)
     assert_images("band", PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT);
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 Test(plot_series_style, draws_ten_timelines_as_ten_panels_on_shared_axes)
 {
     enum { N = 10, M = 40 };
@@ -141,16 +133,16 @@ Test(plot_series_style, draws_ten_timelines_as_ten_panels_on_shared_axes)
     assert_images("panels", PLOT_DEFAULT_WIDTH, 90 + 5 * 150);
     char *script = slurp("panels.gp", NULL);
     /* Drawn once per image, since a multiplot cannot be replotted. */
-    cr_assert_eq(count(script, "set multiplot layout 5,2"), 2);
-    cr_assert_eq(count(script, "unset multiplot"), 2);
-    cr_assert_eq(count(script, "replot"), 0);
+    cr_assert_eq(count_matches(script, "set multiplot layout 5,2"), 2);
+    cr_assert_eq(count_matches(script, "unset multiplot"), 2);
+    cr_assert_eq(count_matches(script, "replot"), 0);
     for (size_t k = 0; k < N; k++) {
         char title[64];
         snprintf(title, sizeof title, "set title 'policy-%zu' noenhanced", k);
-        cr_assert_eq(count(script, title), 2, "%s", title);
+        cr_assert_eq(count_matches(script, title), 2, "%s", title);
     }
     /* One shared y range, 0 to the highest value (16) plus 5%. */
-    cr_assert_eq(count(script, "set yrange [0:16.8]"), 1);
+    cr_assert_eq(count_matches(script, "set yrange [0:16.8]"), 1);
     free(script);
     struct table t = read_block("panels.gp", "$steps");
     cr_assert(t.rows == M && t.cols == N + 1);
