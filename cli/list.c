@@ -58,15 +58,18 @@ int cli_policies(int argc, char **argv)
                                argv[1]);
     for (size_t i = 0; pol_at(i); i++) {
         const struct pol_ops *p = pol_at(i);
-        printf("%-12s %s%s\n", p->name, p->description,
+        printf("%-14s %s%s\n", p->name, p->description,
                p->needs_estimates ? " [needs --estimates]" : "");
         for (size_t k = 0; verbose && p->params && p->params[k].name; k++)
-            printf("%-14s %s=%s  %s\n", "", p->params[k].name,
+            printf("%-16s %s=%s  %s\n", "", p->params[k].name,
                    p->params[k].def, p->params[k].help);
     }
     if (verbose)
         printf("\nplacements (--placement): fastest (default), consolidate, "
-               "first-fit, best-fit, random\nbackfill (--backfill, "
+               "first-fit, best-fit, random;\n  then ,mem-aware[:MARGIN] keeps "
+               "jobs off GPU types with less memory than\n  their estimate "
+               "times 1 + MARGIN (e.g. fastest,mem-aware:0.1)\n"
+               "backfill (--backfill, "
                "non-preemptive policies): none (default), easy, "
                "conservative\n");
     return CLI_OK;

@@ -135,6 +135,8 @@ static cJSON *summary_json(const struct run_config *cfg,
                                                    cfg->placement));
     static const char *const backfills[] = {"none", "easy", "conservative"};
     cJSON_AddStringToObject(o, "backfill", backfills[cfg->backfill]);
+    if (cfg->mem_aware)
+        cli_json_number(o, "mem_aware_margin", cfg->mem_margin);
     cJSON_AddStringToObject(o, "estimates", cfg->estimates_text);
     cJSON *opts = cJSON_AddObjectToObject(o, "policy_options");
     for (size_t i = 0; opts && i < cfg->nopts; i++)
@@ -164,6 +166,13 @@ static cJSON *summary_json(const struct run_config *cfg,
     cli_json_number(o, "busy_gpu_s", m->busy_gpu_s);
     cli_json_number(o, "preemptions_total", (double)m->preemptions_total);
     cli_json_number(o, "overhead_gpu_s", m->overhead_gpu_s);
+    cli_json_number(o, "oom_detect_s", cfg->oom_detect_s);
+    cli_json_number(o, "jobs_with_memory_need", (double)w->mem_jobs);
+    cli_json_number(o, "oom_events", (double)m->oom_events);
+    cli_json_number(o, "wasted_gpu_s", m->wasted_gpu_s);
+    cJSON *done = cJSON_AddObjectToObject(o, "per_type_completion_s");
+    for (int32_t g = 0; done && g < c->ntypes; g++)
+        cli_json_number(done, c->types[g].name, m->per_type_completion_s[g]);
     cli_json_number(o, "events", (double)m->events);
     return o;
 }
@@ -209,6 +218,9 @@ static void print_table(const struct run_config *cfg,
         printf("%s%s %.1f %%", t ? ", " : "  (", c->types[t].name,
                100 * m->utilization_by_type[t]);
     printf("%s\n", c->ntypes > 1 ? ")" : "");
+    if (m->oom_events > 0)
+        printf("  %-18s %12llu  (%.0f GPU-s wasted)\n", "out of memory",
+               (unsigned long long)m->oom_events, m->wasted_gpu_s);
     if (m->preemptions_total > 0)
         printf("  %-18s %12llu  (%.0f GPU-s of restart overhead)\n",
                "preemptions", (unsigned long long)m->preemptions_total,
@@ -234,6 +246,28 @@ static double *job_deadlines(const struct trace *t)
     for (size_t i = 0; d && i < t->njobs; i++)
         d[i] = t->jobs[i].deadline;
     return d;
+}
+
+/* Each job's peak and burst usage (pol_config.usage), by job id = trace
+ * index, or NULL when no job has any. Freed by the caller. */
+static double *job_usage(const struct trace *t)
+{
+    _Static_assert((int)POL_USAGE_N == (int)TRACE_USE_N &&
+                       (int)POL_USE_GPU_MEM == (int)TRACE_USE_GPU_MEM &&
+                       (int)POL_USE_CPU_UTIL == (int)TRACE_USE_CPU_UTIL,
+                   "the two lists of resources agree");
+    int any = 0;
+    for (size_t i = 0; i < t->njobs && !any; i++)
+        for (int r = 0; r < TRACE_USE_N; r++)
+            any |= !isnan(t->jobs[i].use_peak[r]) ||
+                   !isnan(t->jobs[i].use_burst[r]);
+    double *u = any ? malloc(t->njobs * 2 * TRACE_USE_N * sizeof *u) : NULL;
+    for (size_t i = 0; u && i < t->njobs; i++)
+        for (int r = 0; r < TRACE_USE_N; r++) {
+            u[(i * TRACE_USE_N + (size_t)r) * 2] = t->jobs[i].use_peak[r];
+            u[(i * TRACE_USE_N + (size_t)r) * 2 + 1] = t->jobs[i].use_burst[r];
+        }
+    return u;
 }
 
 /* Makes the policy's state; an exit code, having said why when not OK. */
@@ -335,11 +369,14 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     struct pol_config pc = {
         .cluster = c, .placement = (enum pol_placement)cfg->placement,
         .backfill = (enum pol_backfill)cfg->backfill, .seed = cfg->seed,
+        .mem_aware = cfg->mem_aware, .mem_margin = cfg->mem_margin,
         .has_estimates = w->estimated_jobs == sim_njobs(s),
         .keys = cfg->opt_keys, .values = cfg->opt_values,
         .nopts = cfg->nopts, .error = why, .error_cap = sizeof why};
     double *deadlines = job_deadlines(t);
     pc.deadlines = deadlines;
+    double *usage = job_usage(t);
+    pc.usage = usage;
     uint32_t *groups = job_groups(cfg, ops, t, &pc.ngroups);
     pc.groups = groups;
     struct sim_policy hooks;
@@ -364,6 +401,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         }
     }
     free(deadlines);
+    free(usage);
     free(groups);
     return rc;
 }

@@ -30,7 +30,13 @@ static void run_usage(void)
         "      --policy-opt K=V  a policy parameter (repeatable; "
         "`hetsim policies --verbose`)\n"
         "      --placement P     fastest (default), consolidate, first-fit, "
-        "best-fit, random\n"
+        "best-fit, random;\n"
+        "                        add ,mem-aware[:MARGIN] to keep jobs off GPU "
+        "types with less\n"
+        "                        memory than their estimate times 1 + MARGIN "
+        "(default 0),\n"
+        "                        e.g. fastest,mem-aware:0.1 (\"mem-aware\" "
+        "alone: fastest)\n"
         "      --backfill B      none (default), easy or conservative: let "
         "later jobs start\n"
         "                        around a blocked head (non-preemptive "
@@ -39,9 +45,19 @@ static void run_usage(void)
         "(default), oracle\n"
         "                        (the truth), trace (column est_duration), "
         "noisy:SIGMA\n"
-        "                        (truth x lognormal(0, SIGMA), seeded)\n"
+        "                        (truth x lognormal(0, SIGMA), seeded); "
+        "memory estimates\n"
+        "                        likewise (trace: column gpu_mem_peak)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
+        "      --round-s S       round length of the gavel-* policies "
+        "(--policy-opt round_s=S)\n"
+        "      --oom-detect-s S  a job started on a GPU type with less memory "
+        "than it needs\n"
+        "                        fails after S seconds (default 60), wasting "
+        "that GPU time,\n"
+        "                        and waits again without that type (README, "
+        "\"Memory\")\n"
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
@@ -175,7 +191,8 @@ int64_t cli_allowed_types(const struct cluster *c, const char *types,
     }
 }
 
-/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead */
+/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
+ * --round-s */
 static int policy_option(int opt, const char *arg, struct run_config *cfg)
 {
     const char *cmd = "hetsim run";
@@ -198,12 +215,7 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         return 0;
     }
     case 'L':
-        if ((k = pol_placement_parse(arg)) < 0)
-            return cli_usage_error(cmd, "unknown placement '%s' (choose from: "
-                                   "fastest, consolidate, first-fit, "
-                                   "best-fit, random)", arg);
-        cfg->placement = k;
-        return 0;
+        return cli_parse_placement(cmd, arg, cfg);
     case 'F':
         if ((k = pol_backfill_parse(arg)) < 0)
             return cli_usage_error(cmd, "--backfill wants none, easy or "
@@ -212,16 +224,53 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         return 0;
     case 'E':
         return cli_parse_estimates(cmd, arg, cfg);
+    case 'W': { /* a shorthand for --policy-opt round_s=S */
+        char opt_text[256];
+        snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
+        return policy_option('O', opt_text, cfg);
+    }
     default: {
         char *end;
+        const char *name = opt == 'R' ? "--restart-overhead" : "--oom-detect-s";
         double v = strtod(arg, &end);
         if (end == arg || *end || !(v >= 0) || v > 1e12)
-            return cli_usage_error(cmd, "--restart-overhead wants seconds "
-                                   ">= 0, got '%s'", arg);
-        cfg->restart_overhead_s = v;
+            return cli_usage_error(cmd, "%s wants seconds >= 0, got '%s'",
+                                   name, arg);
+        *(opt == 'R' ? &cfg->restart_overhead_s : &cfg->oom_detect_s) = v;
         return 0;
     }
     }
+}
+
+int cli_parse_placement(const char *cmd, const char *text,
+                        struct run_config *cfg)
+{
+    char rule[64];
+    const char *comma = strchr(text, ',');
+    const char *mem = comma ? comma + 1 : text;
+    int k = 0; /* "mem-aware" alone keeps the default rule */
+    cfg->mem_aware = strncmp(mem, "mem-aware", 9) == 0 &&
+                     (mem[9] == '\0' || mem[9] == ':');
+    if (comma || !cfg->mem_aware) {
+        size_t len = comma ? (size_t)(comma - text) : strlen(text);
+        snprintf(rule, sizeof rule, "%.*s", (int)(len < 63 ? len : 63), text);
+        k = pol_placement_parse(rule);
+    }
+    if (k < 0 || (comma && !cfg->mem_aware))
+        return cli_usage_error(cmd, "unknown placement '%s' (choose from: "
+                               "fastest, consolidate, first-fit, best-fit, "
+                               "random; then ,mem-aware[:MARGIN])", text);
+    cfg->placement = k;
+    cfg->mem_margin = 0;
+    if (cfg->mem_aware && mem[9] == ':') {
+        char *end;
+        double v = strtod(mem + 10, &end);
+        if (end == mem + 10 || *end || !(v >= 0) || v > 10)
+            return cli_usage_error(cmd, "mem-aware:MARGIN wants a MARGIN "
+                                   "from 0 to 10, got '%s'", text);
+        cfg->mem_margin = v;
+    }
+    return 0;
 }
 
 int cli_parse_estimates(const char *cmd, const char *text,
@@ -268,6 +317,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"backfill", required_argument, NULL, 'F'},
         {"estimates", required_argument, NULL, 'E'},
         {"restart-overhead", required_argument, NULL, 'R'},
+        {"round-s", required_argument, NULL, 'W'},
+        {"oom-detect-s", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -277,6 +328,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
     cfg->seed = 1;
     cfg->trace_opt.procs_per_gpu = 1;
     cfg->estimates_text = "none";
+    cfg->oom_detect_s = SIM_OOM_DETECT_S_DEFAULT;
     int opt;
     optind = 1;
     opterr = 0;
@@ -296,6 +348,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'F':
         case 'E':
         case 'R':
+        case 'W':
+        case 'M':
             if (policy_option(opt, optarg, cfg) != 0)
                 return CLI_USAGE;
             break;
@@ -385,8 +439,10 @@ int cli_run(int argc, char **argv)
     w = (struct workload){.cluster = c, .sim = s, .matrix = m,
                           .estimates = cfg.estimates,
                           .noise_sigma = cfg.noise_sigma, .seed = cfg.seed};
-    if (s)
+    if (s) {
         sim_set_restart_overhead(s, cfg.restart_overhead_s);
+        sim_set_oom_detect_s(s, cfg.oom_detect_s);
+    }
     if (!rc)
         rc = cli_workload_build(&w, t, cfg.trace);
     if (!rc)

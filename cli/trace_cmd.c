@@ -109,6 +109,14 @@ static const struct out_col out_cols[] = {
     F("host_mem_mb", host_mem_mb, 1),
     S("qos", qos),
     S("status", status),
+    F("gpu_util_peak", use_peak[TRACE_USE_GPU_UTIL], 0),
+    F("gpu_util_burst", use_burst[TRACE_USE_GPU_UTIL], 1),
+    F("gpu_mem_util_peak", use_peak[TRACE_USE_GPU_MEM_UTIL], 0),
+    F("gpu_mem_util_burst", use_burst[TRACE_USE_GPU_MEM_UTIL], 1),
+    F("gpu_mem_peak", use_peak[TRACE_USE_GPU_MEM], 0),
+    F("gpu_mem_burst", use_burst[TRACE_USE_GPU_MEM], 1),
+    F("cpu_util_peak", use_peak[TRACE_USE_CPU_UTIL], 0),
+    F("cpu_util_burst", use_burst[TRACE_USE_CPU_UTIL], 1),
 };
 #define NOUT_COLS (sizeof out_cols / sizeof out_cols[0])
 #define NREQUIRED 4

@@ -4,7 +4,14 @@
  * With a matrix, a job whose job_type the matrix knows runs total_steps at
  * the measured steps/s of (job_type, num_gpus) on each GPU type: one class
  * per (job_type, num_gpus). Every other job runs `duration` seconds on the
- * reference type, scaled by the cluster's speeds (class 0). */
+ * reference type, scaled by the cluster's speeds (class 0).
+ *
+ * Memory: a job needs its gpu_mem_mb on each GPU. Without that column, a
+ * class the matrix measures at 0 steps/s on a type with less memory than
+ * every type where it runs is taken to run out of memory there: it needs
+ * the smallest memory of the types where it runs, and a scheduler that
+ * does not know this believes it would run at the cluster's speed ratio
+ * (README, "Memory"). */
 #include <strings.h>
 
 #include <gsl/gsl_randist.h>
@@ -67,6 +74,39 @@ static int32_t *class_slot(struct cli_class_map *cm, uint64_t key)
     return &cm->ids[h];
 }
 
+/* The memory need a class's 0 steps/s entries (ZERO, one node) imply, or
+ * 0: the smallest memory of the types where it runs, when every such zero
+ * type has less. Those types then get the run time a scheduler would
+ * believe from the cluster's speeds, so that one may try them and fail. */
+static double memory_from_zeros(const struct cluster *c,
+                                struct sim_class_spec *spec,
+                                const uint8_t *zero)
+{
+    double fits = INFINITY, below = 0;
+    /* the type the believed speeds scale from: the reference, else the
+     * first type where the class runs */
+    int32_t base = spec->unit_s[c->reference] > 0 ? c->reference : -1;
+    for (int32_t g = 0; g < c->ntypes; g++) {
+        if (spec->unit_s[g] > 0 && base < 0)
+            base = g;
+        if (spec->unit_s[g] > 0 && c->types[g].memory_mb < fits)
+            fits = c->types[g].memory_mb;
+        if (zero[g] && c->types[g].memory_mb > below)
+            below = c->types[g].memory_mb;
+    }
+    if (base < 0 || below == 0 || !(below < fits))
+        return 0; /* no zero, or memory does not explain them */
+    for (int32_t g = 0; g < c->ntypes; g++) {
+        if (!zero[g])
+            continue;
+        double ratio = c->types[base].speed / c->types[g].speed;
+        spec->unit_s[g] = spec->unit_s[base] * ratio;
+        if (spec->spread_unit_s[base] > 0)
+            spec->spread_unit_s[g] = spec->spread_unit_s[base] * ratio;
+    }
+    return fits;
+}
+
 /* The class of JOB_TYPE at N GPUs, made on first use. Returns the class,
  * -1 when the matrix does not know the job type, or -2 out of memory. */
 static int32_t class_of(struct workload *w, const struct trace *t,
@@ -82,6 +122,7 @@ static int32_t class_of(struct workload *w, const struct trace *t,
     struct sim_class_spec spec;
     memset(&spec, 0, sizeof spec);
     int known = 0, fallback = 0;
+    uint8_t zero[SIM_MAX_GPU_TYPES] = {0};
     for (int32_t g = 0; g < w->cluster->ntypes; g++) {
         double thr;
         for (int spread = 0; spread < 2 && w->worker[g]; spread++) {
@@ -91,6 +132,7 @@ static int32_t class_of(struct workload *w, const struct trace *t,
                 continue;
             known = 1;
             fallback |= rc == 1;
+            zero[g] |= (uint8_t)(!spread && thr == 0);
             (spread ? spec.spread_unit_s : spec.unit_s)[g] =
                 thr > 0 ? 1 / thr : 0;
         }
@@ -99,18 +141,26 @@ static int32_t class_of(struct workload *w, const struct trace *t,
         *slot = -3;
         return -1;
     }
+    double need = memory_from_zeros(w->cluster, &spec, zero);
     if (sim_add_class(w->sim, &spec, slot) != 0)
         return -2;
     if ((size_t)*slot >= w->fallback_cap) {
         size_t cap = 2 * (size_t)*slot + 16;
         uint8_t *f = realloc(w->fallback, cap);
-        if (!f)
+        if (f)
+            w->fallback = f;
+        double *m = realloc(w->class_mem, cap * sizeof *m);
+        if (m)
+            w->class_mem = m;
+        if (!f || !m)
             return -2;
         memset(f + w->fallback_cap, 0, cap - w->fallback_cap);
-        w->fallback = f;
+        for (size_t i = w->fallback_cap; i < cap; i++)
+            m[i] = 0;
         w->fallback_cap = cap;
     }
     w->fallback[*slot] = (uint8_t)fallback;
+    w->class_mem[*slot] = need;
     return *slot;
 }
 
@@ -131,6 +181,28 @@ static double estimate(struct workload *w, gsl_rng *r, const struct sim *s,
         return tj->est_duration > 0 && unit > 0 ? tj->est_duration / unit
                                                 : 0;
     }
+    default:
+        return 0;
+    }
+}
+
+/* est_mem_mb of a job, like its est_work: the truth, the truth times
+ * lognormal noise (drawn only for jobs with a memory need, so traces
+ * without one draw as before), or the trace's gpu_mem_peak column. */
+static double estimate_mem(struct workload *w, gsl_rng *r,
+                           const struct sim_job_spec *spec,
+                           const struct trace_job *tj)
+{
+    double peak = tj->use_peak[TRACE_USE_GPU_MEM];
+    switch (w->estimates) {
+    case CLI_EST_ORACLE:
+        return spec->gpu_mem_mb;
+    case CLI_EST_NOISY:
+        return spec->gpu_mem_mb > 0
+                   ? spec->gpu_mem_mb * gsl_ran_lognormal(r, 0, w->noise_sigma)
+                   : 0;
+    case CLI_EST_TRACE:
+        return peak > 0 ? peak : 0;
     default:
         return 0;
     }
@@ -160,7 +232,7 @@ int cli_workload_build(struct workload *w, const struct trace *t,
         }
         struct sim_job_spec spec = {tj->submit_time, tj->duration,
                                     tj->num_gpus, (uint32_t)mask,
-                                    (uint32_t)i, 0, 0};
+                                    (uint32_t)i, 0, 0, 0, 0};
         int32_t cls = -1;
         if (w->matrix && tj->job_type != TRACE_NOSTR && tj->iterations > 0)
             cls = class_of(w, t, tj);
@@ -172,6 +244,7 @@ int cli_workload_build(struct workload *w, const struct trace *t,
         if (cls >= 0) {
             spec.job_class = cls;
             spec.work = (double)tj->iterations;
+            spec.gpu_mem_mb = w->class_mem[cls];
             w->matrix_jobs++;
             w->fallback_jobs += w->fallback[cls];
         } else if (!(tj->duration > 0)) {
@@ -186,8 +259,12 @@ int cli_workload_build(struct workload *w, const struct trace *t,
             rc = CLI_BAD_INPUT;
             break;
         }
+        if (tj->gpu_mem_mb > 0) /* the trace's figure wins */
+            spec.gpu_mem_mb = tj->gpu_mem_mb;
         spec.est_work = estimate(w, r, w->sim, &spec, tj);
+        spec.est_mem_mb = estimate_mem(w, r, &spec, tj);
         w->estimated_jobs += spec.est_work > 0;
+        w->mem_jobs += spec.gpu_mem_mb > 0;
         if (sim_add_job(w->sim, &spec) != 0) {
             cli_error("out of memory");
             rc = CLI_FAILURE;
@@ -209,7 +286,9 @@ void cli_workload_free(struct workload *w)
     free(w->classes.keys);
     free(w->classes.ids);
     free(w->fallback);
+    free(w->class_mem);
     memset(&w->classes, 0, sizeof w->classes);
     w->fallback = NULL;
+    w->class_mem = NULL;
     w->fallback_cap = 0;
 }

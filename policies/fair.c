@@ -424,7 +424,7 @@ static int fair_create(const struct pol_config *cfg, void **state)
                            .plan = (uint32_t *)(f + 1)};
         f->best = f->plan + gpus;
         f->node_freed = (int32_t *)(f->best + gpus);
-        f->placer = pol_placer_create(c, cfg->placement, cfg->seed);
+        f->placer = pol_placer_for(cfg);
         f->water = pol_waterfill_create(c->total_gpus);
     }
     if (!f || !f->placer || !f->water) {

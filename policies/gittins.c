@@ -203,7 +203,9 @@ static void gittins_finish(void *state, struct sim *s, uint32_t job)
 {
     struct gittins *g = state;
     double x = sim_attained_s(s, job) * sim_job(s, job)->num_gpus;
-    if (x > 0 && gittins_dist_add(g->dist, x) != 0)
+    /* a run that ran out of memory is no sample of a finished job */
+    if (sim_job(s, job)->state == JOB_COMPLETED && x > 0 &&
+        gittins_dist_add(g->dist, x) != 0)
         g->oom = 1;
     mlfq_finish(g->queues, s, job);
 }

@@ -90,7 +90,7 @@ int pol_list_create(const struct pol_config *cfg, pol_key_fn key,
         return SIM_ENOMEM;
     l->key = key;
     l->backfill = cfg->backfill;
-    l->placer = pol_placer_create(cfg->cluster, cfg->placement, cfg->seed);
+    l->placer = pol_placer_for(cfg);
     if (l->backfill != POL_BACKFILL_NONE)
         l->bf = pol_bf_create(cfg->cluster, l->backfill);
     if (!l->placer || (l->backfill != POL_BACKFILL_NONE && !l->bf)) {

@@ -63,6 +63,45 @@ fail:
     return NULL;
 }
 
+struct pol_placer *pol_placer_for(const struct pol_config *cfg)
+{
+    struct pol_placer *pl = pol_placer_create(cfg->cluster, cfg->placement,
+                                              cfg->seed);
+    if (pl && cfg->mem_aware)
+        pol_placer_mem_aware(pl, cfg->mem_margin);
+    return pl;
+}
+
+void pol_placer_mem_aware(struct pol_placer *pl, double margin)
+{
+    pl->mem_aware = 1;
+    pl->mem_margin = margin;
+}
+
+uint32_t pol_mem_types(const struct sim *s, uint32_t job, uint32_t allowed,
+                       double margin)
+{
+    const struct cluster *c = sim_cluster(s);
+    double need = sim_est_mem_mb(s, job) * (1 + margin), most = -1;
+    uint32_t fit = 0, biggest = 0;
+    if (!(need > 0))
+        return allowed;
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        double m = c->types[t].memory_mb;
+        if (!(allowed & (1u << t)))
+            continue;
+        if (m >= need)
+            fit |= 1u << t;
+        if (m > most) {
+            most = m;
+            biggest = 0;
+        }
+        if (m == most)
+            biggest |= 1u << t;
+    }
+    return fit ? fit : biggest;
+}
+
 void pol_placer_destroy(struct pol_placer *pl)
 {
     if (!pl)
@@ -147,7 +186,7 @@ static int place_fastest(struct pol_placer *pl, const struct sim *s,
         return SIM_ENOMEM;
     for (int32_t i = 0; i < r->ncand; i++) {
         const struct candidate *c = &r->cand[i];
-        if (!(j->allowed & (1u << c->type)) ||
+        if (!(pl->allowed & (1u << c->type)) ||
             sim_free_gpus(s, c->type) < need)
             continue;
         int32_t nseg = 1;
@@ -165,12 +204,17 @@ static int place_fastest(struct pol_placer *pl, const struct sim *s,
     return 1;
 }
 
-int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
-              struct sim_placement *out)
+/* pol_place with the job's types narrowed to ALLOWED. */
+static int place_within(struct pol_placer *pl, const struct sim *s,
+                        uint32_t job, uint32_t allowed,
+                        struct sim_placement *out)
 {
     /* A placement has a segment per node, and never more than num_gpus. */
     int32_t need = sim_job(s, job)->num_gpus;
     int32_t most = need < pl->cluster->nnodes ? need : pl->cluster->nnodes;
+    pl->allowed = pl->mem_aware ? pol_mem_types(s, job, allowed,
+                                                pl->mem_margin)
+                                : allowed;
     if (pol_place_reserve(pl, (size_t)(most > 0 ? most : 1)) != 0)
         return SIM_ENOMEM;
     switch (pl->kind) {
@@ -186,4 +230,24 @@ int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
     default:
         return place_fastest(pl, s, job, out);
     }
+}
+
+int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
+              struct sim_placement *out)
+{
+    return place_within(pl, s, job, sim_job(s, job)->allowed, out);
+}
+
+int pol_place_on(struct pol_placer *pl, const struct sim *s, uint32_t job,
+                 int32_t gpu_type, struct sim_placement *out)
+{
+    uint32_t allowed = sim_job(s, job)->allowed & (1u << gpu_type);
+    if (!allowed)
+        return 1;
+    /* mem-aware never moves a job off the one type it is offered */
+    int mem_aware = pl->mem_aware;
+    pl->mem_aware = 0;
+    int rc = place_within(pl, s, job, allowed, out);
+    pl->mem_aware = mem_aware;
+    return rc;
 }

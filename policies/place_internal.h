@@ -33,6 +33,9 @@ struct pol_placer {
     int32_t *count;           /* (most GPUs on one node + 2) scratch */
     int32_t most_per_node[SIM_MAX_GPU_TYPES]; /* GPUs of its largest node */
     gsl_rng *rng;             /* `random` only, else NULL */
+    int mem_aware;
+    double mem_margin;
+    uint32_t allowed;         /* types the job being placed may use */
 };
 
 /* The ranking of class CLS, built the first time; NULL when out of

@@ -20,20 +20,23 @@
 
 #include "place_internal.h"
 
-/* A node of type T with room for job J now, and its class runs there. */
-static int fits_one_node(const struct sim *s, const struct sim_class_spec *cl,
+/* A node of type T with room for job J now, T is one the placer allows
+ * it (pl->allowed), and its class runs there. */
+static int fits_one_node(const struct pol_placer *pl, const struct sim *s,
+                         const struct sim_class_spec *cl,
                          const struct sim_job *j, int32_t t)
 {
-    return (j->allowed & (1u << t)) && cl->unit_s[t] > 0 &&
+    return (pl->allowed & (1u << t)) && cl->unit_s[t] > 0 &&
            sim_find_node(s, t, j->num_gpus) >= 0;
 }
 
 /* J can be spread over nodes of type T now: its class runs there spread,
  * the type has its GPUs free, and no single node of it has room. */
-static int fits_spread(const struct sim *s, const struct sim_class_spec *cl,
+static int fits_spread(const struct pol_placer *pl, const struct sim *s,
+                       const struct sim_class_spec *cl,
                        const struct sim_job *j, int32_t t)
 {
-    return (j->allowed & (1u << t)) && cl->spread_unit_s[t] > 0 &&
+    return (pl->allowed & (1u << t)) && cl->spread_unit_s[t] > 0 &&
            j->num_gpus > 1 && sim_free_gpus(s, t) >= j->num_gpus &&
            sim_find_node(s, t, j->num_gpus) < 0;
 }
@@ -124,14 +127,14 @@ int pol_place_consolidate(struct pol_placer *pl, const struct sim *s,
         return SIM_ENOMEM;
     for (int32_t i = 0; i < r->ncand; i++) { /* fastest type first */
         int32_t t = r->cand[i].type;
-        if (!r->cand[i].spread && fits_one_node(s, cl, j, t))
+        if (!r->cand[i].spread && fits_one_node(pl, s, cl, j, t))
             return one_node(pl, t, tightest_node(s, t, need, &left), need,
                             out);
     }
     int32_t best = -1, best_nodes = INT32_MAX;
     for (int32_t i = 0; i < r->ncand; i++) {
         int32_t t = r->cand[i].type;
-        if (!r->cand[i].spread || !fits_spread(s, cl, j, t))
+        if (!r->cand[i].spread || !fits_spread(pl, s, cl, j, t))
             continue;
         int32_t n = sort_by_free(pl, s, t, 1), k = 0;
         for (int32_t got = 0; k < n && got < need; k++)
@@ -155,10 +158,10 @@ int pol_place_first_fit(struct pol_placer *pl, const struct sim *s,
     const struct sim_class_spec *cl = sim_class(s, j->job_class);
     int32_t need = j->num_gpus;
     for (int32_t t = 0; t < pl->cluster->ntypes; t++)
-        if (fits_one_node(s, cl, j, t))
+        if (fits_one_node(pl, s, cl, j, t))
             return one_node(pl, t, sim_find_node(s, t, need), need, out);
     for (int32_t t = 0; t < pl->cluster->ntypes; t++) {
-        if (!fits_spread(s, cl, j, t))
+        if (!fits_spread(pl, s, cl, j, t))
             continue;
         int32_t nseg = pol_place_spread_in_order(pl, s, t, need);
         *out = (struct sim_placement){t, nseg, pl->segs};
@@ -178,7 +181,7 @@ int pol_place_best_fit(struct pol_placer *pl, const struct sim *s,
         return SIM_ENOMEM;
     for (int32_t i = 0; i < r->ncand && best_left > 0; i++) {
         int32_t t = r->cand[i].type, left;
-        if (r->cand[i].spread || !fits_one_node(s, cl, j, t))
+        if (r->cand[i].spread || !fits_one_node(pl, s, cl, j, t))
             continue;
         int32_t n = tightest_node(s, t, need, &left);
         if (left < best_left) { /* ties stay with the faster type */
@@ -191,7 +194,7 @@ int pol_place_best_fit(struct pol_placer *pl, const struct sim *s,
         return one_node(pl, best, node, need, out);
     for (int32_t i = 0; i < r->ncand; i++) {
         int32_t t = r->cand[i].type;
-        if (!r->cand[i].spread || !fits_spread(s, cl, j, t))
+        if (!r->cand[i].spread || !fits_spread(pl, s, cl, j, t))
             continue;
         if (sim_free_gpus(s, t) - need < best_left) {
             best = t;
@@ -254,8 +257,8 @@ int pol_place_random(struct pol_placer *pl, const struct sim *s, uint32_t job,
     int32_t types[SIM_MAX_GPU_TYPES];
     int one[SIM_MAX_GPU_TYPES];
     for (int32_t t = 0; t < pl->cluster->ntypes; t++) {
-        one[n] = fits_one_node(s, cl, j, t);
-        if (one[n] || fits_spread(s, cl, j, t))
+        one[n] = fits_one_node(pl, s, cl, j, t);
+        if (one[n] || fits_spread(pl, s, cl, j, t))
             types[n++] = t;
     }
     if (n == 0)

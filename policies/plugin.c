@@ -55,7 +55,7 @@ static int adapter_create(const struct slot *sl, const struct pol_config *cfg,
         return SIM_ENOMEM;
     a->plugin = sl->plugin;
     a->view.placer =
-        pol_placer_create(cfg->cluster, cfg->placement, cfg->seed);
+        pol_placer_for(cfg);
     if (!a->view.placer) {
         adapter_free(a);
         return SIM_ENOMEM;

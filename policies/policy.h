@@ -33,10 +33,17 @@ enum pol_backfill { POL_BACKFILL_NONE, POL_BACKFILL_EASY,
 
 #define POL_NO_GROUP UINT32_MAX /* a job in no group: a group of its own */
 
+/* Resources with peak and burst usage (the native trace's columns). */
+enum pol_usage { POL_USE_GPU_UTIL, POL_USE_GPU_MEM_UTIL, POL_USE_GPU_MEM,
+                 POL_USE_CPU_UTIL, POL_USAGE_N };
+
 /* What a policy is made with. */
 struct pol_config {
     const struct cluster *cluster;
     enum pol_placement placement;
+    int mem_aware;            /* placements keep jobs off GPU types whose
+                                 memory is below est_mem_mb * (1 + margin) */
+    double mem_margin;
     enum pol_backfill backfill;
     uint64_t seed;
     int has_estimates;        /* every job has est_work > 0 */
@@ -46,6 +53,10 @@ struct pol_config {
                                  user) in [0, ngroups), or POL_NO_GROUP;
                                  NULL = none; borrowed for the run */
     size_t ngroups;
+    const double *usage;      /* (njobs * 2 * POL_USAGE_N) by job id: peak
+                                 then burst of each enum pol_usage, as
+                                 measured on the reference type; NAN
+                                 unknown; NULL = none (max-efficiency) */
     const char *const *keys;  /* (nopts) from --policy-opt KEY=VALUE */
     const char *const *values;
     size_t nopts;
@@ -114,6 +125,19 @@ struct pol_placer *pol_placer_create(const struct cluster *c,
                                      enum pol_placement kind, uint64_t seed);
 void pol_placer_destroy(struct pol_placer *pl);
 
+/* A placer as CFG asks: its rule, seed, and mem-aware margin. */
+struct pol_placer *pol_placer_for(const struct pol_config *cfg);
+
+/* Makes PL mem-aware (pol_mem_types) with MARGIN >= 0. */
+void pol_placer_mem_aware(struct pol_placer *pl, double margin);
+
+/* The GPU types of ALLOWED whose memory_mb holds JOB's estimated memory
+ * need times 1 + MARGIN (all of ALLOWED when the estimate is 0, unknown);
+ * when none does, those of ALLOWED with the most memory, so that a job
+ * whose estimate exceeds every type still runs somewhere. */
+uint32_t pol_mem_types(const struct sim *s, uint32_t job, uint32_t allowed,
+                       double margin);
+
 /* GPUs for JOB now, by the placer's rule. Every rule keeps a job on one GPU
  * type, on allowed types its class can run on, and spreads it over nodes
  * only when no single node of that type has room. "fastest": among the
@@ -133,11 +157,17 @@ void pol_placer_destroy(struct pol_placer *pl);
  * type, the lower index); else the type left with the fewest free GPUs,
  * nodes with the fewest free GPUs first. "random" (seeded): a uniformly
  * random type that can host the job now, there a uniformly random node
- * with room, else nodes in a random order. Cost: place_rules.c.
+ * with room, else nodes in a random order. A mem-aware placer first drops
+ * the types pol_mem_types rules out. Cost: place_rules.c.
  * Returns 0 and fills *out (valid until the next call), 1 when nothing fits
  * now, or SIM_ENOMEM. */
 int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
               struct sim_placement *out);
+
+/* The same on GPU_TYPE only (1 also when JOB may not use it); the policy
+ * chose the type, so mem-aware does not rule it out here. */
+int pol_place_on(struct pol_placer *pl, const struct sim *s, uint32_t job,
+                 int32_t gpu_type, struct sim_placement *out);
 
 /* ---- Non-preemptive list scheduling (listsched.c) ------------------------ */
 

@@ -450,7 +450,7 @@ int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
                               .rekeys.untracked = 1, .wake_pending = -1};
     p->v = (struct scratch *)(p + 1);
     p->node = (struct node_room *)(p->v + gpus);
-    p->placer = pol_placer_create(c, cfg->placement, cfg->seed);
+    p->placer = pol_placer_for(cfg);
     if (!p->placer) {
         free(p);
         return SIM_ENOMEM;

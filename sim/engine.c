@@ -14,6 +14,7 @@
 static void on_arrival(struct sim *s, const struct sim_event *ev);
 static void on_finish(struct sim *s, const struct sim_event *ev);
 static void on_wake(struct sim *s, const struct sim_event *ev);
+static void on_oom(struct sim *s, const struct sim_event *ev);
 static int refuse(struct sim *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -22,6 +23,7 @@ static void (*const handlers[SIM_EV_KINDS])(struct sim *,
     [SIM_EV_ARRIVAL] = on_arrival,
     [SIM_EV_FINISH] = on_finish,
     [SIM_EV_WAKE] = on_wake,
+    [SIM_EV_OOM] = on_oom,
 };
 
 /* Legal transitions: bit `to` of legal[from]. */
@@ -29,7 +31,9 @@ static void (*const handlers[SIM_EV_KINDS])(struct sim *,
 static const unsigned legal[] = {
     [JOB_SUBMITTED] = BIT(JOB_QUEUED) | BIT(JOB_FAILED),
     [JOB_QUEUED] = BIT(JOB_RUNNING),
-    [JOB_RUNNING] = BIT(JOB_COMPLETED) | BIT(JOB_PREEMPTED) | BIT(JOB_FAILED),
+    /* RUNNING -> QUEUED: out of GPU memory, it waits again from scratch */
+    [JOB_RUNNING] = BIT(JOB_COMPLETED) | BIT(JOB_PREEMPTED) | BIT(JOB_FAILED) |
+                    BIT(JOB_QUEUED),
     [JOB_PREEMPTED] = BIT(JOB_RUNNING),
     [JOB_COMPLETED] = 0,
     [JOB_FAILED] = 0,
@@ -141,12 +145,50 @@ static void on_wake(struct sim *s, const struct sim_event *ev)
     s->instant_changed = 1;
 }
 
+/* A doomed run ran out of GPU memory: its time is wasted, its GPU type is
+ * ruled out, and it waits again; the policy sees it finish, then arrive. */
+static void on_oom(struct sim *s, const struct sim_event *ev)
+{
+    uint32_t j = ev->job;
+    struct sim_job *job = &s->jobs[j];
+    double held = s->now - job->last_start;
+    release_gpus(s, j);
+    job->run_s += held;
+    job->wasted_s += held;
+    job->doomed = 0;
+    job->ooms++;
+    job->epoch++;
+    job->overhead_due = job->overhead_run; /* its restart never happened */
+    s->oom_events++;
+    s->wasted_gpu_s += held * job->num_gpus;
+    s->wasted_by_type[job->gpu_type] += held * job->num_gpus;
+    job->allowed &= ~(1u << job->gpu_type);
+    s->instant_changed = 1;
+    int again = sim_job_fits_somewhere(s, job);
+    if (again) {
+        job_set_state(s, j, JOB_QUEUED);
+        queue_push(s, j);
+    } else {
+        job->failure = JOB_FAIL_UNSCHEDULABLE;
+        job_set_state(s, j, JOB_FAILED);
+    }
+    if (s->policy->on_finish)
+        s->policy->on_finish(s->policy->state, s, j);
+    if (again && s->policy->on_arrival)
+        s->policy->on_arrival(s->policy->state, s, j);
+}
+
 int sim_wake_at(struct sim *s, double time)
 {
     if (!(time >= s->now) || !(time < INFINITY))
         return refuse(s, "wake-up at %g, before now (%g) or not finite", time,
                       s->now);
     return sim_heap_push(&s->heap, time, SIM_EV_WAKE, 0, 0);
+}
+
+int sim_fail(struct sim *s, const char *why)
+{
+    return refuse(s, "%s", why);
 }
 
 static void observe(struct sim *s, const struct sim_observer *obs)
@@ -202,7 +244,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     while (!s->oom && sim_heap_pop(&s->heap, &ev) == 0) {
         SIM_ASSERT(ev.time >= s->now);
         s->now = ev.time;
-        if (ev.kind != SIM_EV_FINISH || ev.epoch == s->jobs[ev.job].epoch) {
+        int per_run = ev.kind == SIM_EV_FINISH || ev.kind == SIM_EV_OOM;
+        if (!per_run || ev.epoch == s->jobs[ev.job].epoch) {
             s->events++;
             handlers[ev.kind](s, &ev);
         }
@@ -305,9 +348,15 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     job->overhead_run = job->overhead_due;
     job->overhead_due = 0;
     double run = job->overhead_run + job->work_left * job->unit_s;
+    uint32_t kind = SIM_EV_FINISH;
+    job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
+    if (job->doomed) { /* it will never finish here (memory.c) */
+        run = s->oom_detect_s;
+        kind = SIM_EV_OOM;
+    }
     s->busy_by_type[p->gpu_type] += job->num_gpus;
     s->busy += job->num_gpus;
-    return sim_heap_push(&s->heap, s->now + run, SIM_EV_FINISH, j, job->epoch);
+    return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
 }
 
 int sim_preempt(struct sim *s, uint32_t j)
@@ -325,6 +374,13 @@ int sim_preempt(struct sim *s, uint32_t j)
     job->preemptions++;
     job->overhead_due = job->restart_s >= 0 ? job->restart_s
                                             : s->restart_overhead;
+    if (job->doomed) { /* stopped before it ran out of memory: no progress */
+        job->doomed = 0;
+        job->wasted_s += elapsed;
+        s->wasted_gpu_s += elapsed * job->num_gpus;
+        s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
+        paid = 0;
+    }
     s->overhead_gpu_s += paid * job->num_gpus;
     s->preemptions++;
     job_set_state(s, j, JOB_PREEMPTED);

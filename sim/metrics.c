@@ -27,10 +27,17 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
     out->events = s->events;
     out->preemptions_total = s->preemptions;
     out->overhead_gpu_s = s->overhead_gpu_s;
+    out->oom_events = s->oom_events;
+    out->wasted_gpu_s = s->wasted_gpu_s;
     double *jct = malloc((s->njobs ? s->njobs : 1) * sizeof *jct);
     if (!jct)
         return SIM_ENOMEM;
     double busy_by_type[SIM_MAX_GPU_TYPES] = {0};
+    double last_by_type[SIM_MAX_GPU_TYPES];
+    for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++) {
+        busy_by_type[t] = s->wasted_by_type[t]; /* runs out of memory */
+        last_by_type[t] = -INFINITY;
+    }
     double sum_jct = 0, sum_wait = 0, sum_slow = 0;
     double first = INFINITY, last = -INFINITY;
     size_t n = 0;
@@ -38,8 +45,9 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
         const struct sim_job *j = &s->jobs[i];
         if (j->submit_time < first)
             first = j->submit_time;
-        if (j->gpu_type >= 0)
-            busy_by_type[j->gpu_type] += j->run_s * j->num_gpus;
+        if (j->gpu_type >= 0) /* wasted runs counted on their own types */
+            busy_by_type[j->gpu_type] += (j->run_s - j->wasted_s) *
+                                         j->num_gpus;
         if (j->state == JOB_FAILED) {
             if (j->failure == JOB_FAIL_UNSCHEDULABLE)
                 out->jobs_unschedulable++;
@@ -59,7 +67,13 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
         sum_slow += t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S);
         if (j->finish_time > last)
             last = j->finish_time;
+        if (j->finish_time > last_by_type[j->gpu_type])
+            last_by_type[j->gpu_type] = j->finish_time;
     }
+    for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++)
+        out->per_type_completion_s[t] = last_by_type[t] > -INFINITY
+                                            ? last_by_type[t] - first
+                                            : NAN;
     out->jobs_completed = n;
     if (n > 0) {
         qsort(jct, n, sizeof *jct, cmp_double);

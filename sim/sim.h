@@ -133,6 +133,10 @@ struct sim_job_spec {
     uint32_t trace_index; /* the caller's handle, returned in results */
     int32_t job_class;    /* from sim_add_class, or 0 */
     double est_work;      /* what policies believe `work` is; 0 = unknown */
+    double gpu_mem_mb;    /* true peak memory on each of its GPUs, MB; 0 =
+                             unknown: it never runs out (README, "Memory") */
+    double est_mem_mb;    /* what policies believe gpu_mem_mb is; 0 =
+                             unknown */
 };
 
 struct sim_job {
@@ -148,6 +152,9 @@ struct sim_job {
     double overhead_due; /* restart overhead its next start pays, s */
     double overhead_run; /* overhead paid at the start of the current run */
     double restart_s;    /* its own restart overhead, or -1: the run's */
+    double gpu_mem_mb;   /* true peak memory per GPU, MB (0 = unknown) */
+    double est_mem_mb;   /* its estimate, for policies (0 = unknown) */
+    double wasted_s;     /* time spent in runs that ran out of memory */
     uint32_t trace_index;
     uint32_t allowed;    /* types it may use and its class can run on */
     int32_t job_class;
@@ -160,6 +167,8 @@ struct sim_job {
     uint8_t state;       /* enum job_state */
     uint8_t failure;     /* enum job_failure */
     uint8_t spread;      /* current placement spans nodes */
+    uint8_t doomed;      /* the current run will run out of memory */
+    int32_t ooms;        /* runs that ran out of memory */
 };
 
 /* ---- Engine ------------------------------------------------------------- */
@@ -168,7 +177,10 @@ struct sim;
 
 /* The hooks of a scheduling policy. schedule() is called once after all
  * events of one instant have been handled; it returns 0 or the negative code
- * of the first sim_start() it could not make. Any hook may be NULL. */
+ * of the first sim_start() it could not make. Any hook may be NULL.
+ * A job that runs out of GPU memory (sim_set_oom_detect_s) is reported as
+ * on_finish with the job no longer RUNNING: FAILED when no allowed type is
+ * left, else QUEUED, followed by on_arrival as if it had just come. */
 struct sim_policy {
     const char *name;
     void *state;
@@ -274,6 +286,11 @@ int sim_preempt(struct sim *s, uint32_t job);
  * priority will cross a threshold. 0, SIM_EINVAL or SIM_ENOMEM. */
 int sim_wake_at(struct sim *s, double time);
 
+/* Stops the run from a policy hook that cannot go on (its solver failed,
+ * say): WHY (copied) becomes the run's error. Returns SIM_EDECISION, for
+ * the hook to return. */
+int sim_fail(struct sim *s, const char *why);
+
 /* Seconds a preempted job loses on each restart (default 0); before run.
  * The per-job form overrides it for one job (e.g. by job type). */
 void sim_set_restart_overhead(struct sim *s, double seconds);
@@ -288,6 +305,35 @@ double cluster_job_overhead(const struct cluster *c, const char *job_type);
 double sim_attained_s(const struct sim *s, uint32_t job);
 double sim_work_left(const struct sim *s, uint32_t job);
 
+/* ---- Memory and estimates (memory.c) ------------------------------------ */
+
+#define SIM_OOM_DETECT_S_DEFAULT 60.0
+
+/* Seconds after its start at which a job placed on a GPU type with less
+ * memory_mb than its gpu_mem_mb fails (default 60). Its GPU time is then
+ * wasted, the type leaves its allowed types, and it waits again (or fails
+ * as unschedulable when none is left). Before sim_run. */
+void sim_set_oom_detect_s(struct sim *s, double seconds);
+
+/* Whether JOB's true memory need exceeds the memory of GPU_TYPE. */
+int sim_mem_overflows(const struct sim *s, uint32_t job, int32_t gpu_type);
+
+/* What policies believe JOB's whole run takes on GPU_TYPE with its GPUs, in
+ * seconds: the override of sim_set_est_runtime when it gives one (> 0),
+ * else est_work times the seconds per unit of its class there (one node,
+ * or spread where its class only runs spread); -1 when unknown (no
+ * est_work, or its class cannot run there). */
+double sim_est_runtime_s(const struct sim *s, uint32_t job, int gpu_type);
+
+/* Sets JOB's believed run time on each GPU type: PER_TYPE_S holds ntypes
+ * values (copied), where one <= 0 or not finite means "unknown there";
+ * NULL clears them. Any time, e.g. from a predictor between instants. */
+void sim_set_est_runtime(struct sim *s, uint32_t job,
+                         const double *per_type_s);
+
+/* JOB's estimated peak GPU memory per GPU in MB; 0 when unknown. */
+double sim_est_mem_mb(const struct sim *s, uint32_t job);
+
 /* ---- Results ------------------------------------------------------------ */
 
 struct sim_summary {
@@ -300,6 +346,11 @@ struct sim_summary {
     double overhead_gpu_s; /* GPU-seconds spent on restart overheads */
     double utilization_by_type[SIM_MAX_GPU_TYPES];
     uint64_t events;
+    uint64_t oom_events;   /* runs that ran out of GPU memory */
+    double wasted_gpu_s;   /* GPU-seconds held by those runs */
+    /* Last finish of a completed job on each type, s after first_submit;
+     * NAN where none finished. */
+    double per_type_completion_s[SIM_MAX_GPU_TYPES];
 };
 
 /* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */

@@ -29,7 +29,7 @@ int sim_cluster_parse(const char *text, const char *src, struct cluster **out,
 /* ---- Event heap (heap.c) ------------------------------------------------ */
 
 enum sim_event_kind { SIM_EV_ARRIVAL, SIM_EV_FINISH, SIM_EV_WAKE,
-                      SIM_EV_KINDS };
+                      SIM_EV_OOM, SIM_EV_KINDS };
 
 struct sim_event {
     double time;
@@ -113,6 +113,12 @@ struct sim {
     double restart_overhead;
     uint64_t preemptions;
     double overhead_gpu_s;
+    double oom_detect_s;      /* sim_set_oom_detect_s */
+    uint64_t oom_events;
+    double wasted_gpu_s;
+    double wasted_by_type[SIM_MAX_GPU_TYPES]; /* GPU-s of runs out of memory */
+    double *est_runtime;      /* (est_rows * ntypes) overrides, or NULL */
+    size_t est_rows;
     char decision_error[200];
 };
 

@@ -27,6 +27,7 @@ struct sim *sim_create(const struct cluster *c, uint64_t seed)
     s->cluster = c;
     s->seed = seed;
     s->queue_head = s->queue_tail = -1;
+    s->oom_detect_s = SIM_OOM_DETECT_S_DEFAULT;
     s->seg_free = -1;
     size_t n = (size_t)c->nnodes;
     s->node_free = malloc(n * sizeof *s->node_free);
@@ -70,6 +71,7 @@ void sim_destroy(struct sim *s)
     free(s->node_stamp);
     free(s->segs);
     free(s->classes);
+    free(s->est_runtime);
     free(s);
 }
 
@@ -118,6 +120,8 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         spec->num_gpus < 1 || (spec->allowed & ~all) ||
         spec->job_class < 0 || spec->job_class >= s->nclasses ||
         !(spec->est_work >= 0) || !(spec->est_work < INFINITY) ||
+        !(spec->gpu_mem_mb >= 0) || !(spec->gpu_mem_mb < INFINITY) ||
+        !(spec->est_mem_mb >= 0) || !(spec->est_mem_mb < INFINITY) ||
         s->njobs >= INT32_MAX)
         return SIM_EINVAL;
     if (s->njobs == s->jobs_cap) {
@@ -139,6 +143,8 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
                    runnable_types(s, spec->job_class),
         .job_class = spec->job_class,
         .est_work = spec->est_work,
+        .gpu_mem_mb = spec->gpu_mem_mb,
+        .est_mem_mb = spec->est_mem_mb,
         .restart_s = -1,
         .num_gpus = spec->num_gpus,
         .gpu_type = -1,
@@ -306,7 +312,7 @@ double sim_work_left(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
     const struct sim_job *j = &s->jobs[job];
-    if (j->state != JOB_RUNNING)
+    if (j->state != JOB_RUNNING || j->doomed) /* a doomed run does nothing */
         return j->work_left;
     double working = s->now - j->last_start - j->overhead_run;
     double left = j->work_left - (working > 0 ? working / j->unit_s : 0);

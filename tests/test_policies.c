@@ -264,10 +264,10 @@ Test(fifo, places_each_job_class_on_its_own_fastest_type)
     struct sim_class_spec spec = {{0.2, 0.1}, {0.4, 0.3}};
     int32_t cls;
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
-    struct sim_job_spec j0 = {0, 100, 2, 0, 0, cls, 0}; /* K80 node 1: 10 s */
-    struct sim_job_spec j1 = {0, 100, 2, 0, 1, cls, 0}; /* K80 node 2: 10 s */
-    struct sim_job_spec j2 = {0, 100, 2, 0, 2, cls, 0}; /* V100: 20 s */
-    struct sim_job_spec j3 = {0, 100, 1, 0, 3, 0, 0};   /* class 0: V100 */
+    struct sim_job_spec j0 = {0, 100, 2, 0, 0, cls, 0, 0, 0}; /* K80 node 1: 10 s */
+    struct sim_job_spec j1 = {0, 100, 2, 0, 1, cls, 0, 0, 0}; /* K80 node 2: 10 s */
+    struct sim_job_spec j2 = {0, 100, 2, 0, 2, cls, 0, 0, 0}; /* V100: 20 s */
+    struct sim_job_spec j3 = {0, 100, 1, 0, 3, 0, 0, 0, 0};   /* class 0: V100 */
     cr_assert_eq(sim_add_job(s, &j0), 0);
     cr_assert_eq(sim_add_job(s, &j1), 0);
     cr_assert_eq(sim_add_job(s, &j2), 0);

@@ -291,7 +291,7 @@ static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
 {
     struct sim_job_spec spec = {submit, duration, gpus, allowed,
-                                (uint32_t)sim_njobs(s), 0, 0};
+                                (uint32_t)sim_njobs(s), 0, 0, 0, 0};
     cr_assert_eq(sim_add_job(s, &spec), 0);
 }
 
@@ -427,11 +427,13 @@ Test(engine, refuses_jobs_with_impossible_specs)
     struct cluster *c = parse(two_nodes_each);
     struct sim *s = sim_create(c, 1);
     struct sim_job_spec bad[] = {
-        {-1, 10, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0},
-        {0, 10, 0, 0, 0, 0, 0},
-        {0, 10, 1, 4u, 0, 0, 0}, /* type 2 does not exist */
-        {0, 10, 1, 0, 0, 5, 0},  /* no class 5 */
-        {0, 10, 1, 0, 0, 0, -1}, /* negative estimate */
+        {-1, 10, 1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 0},
+        {0, 10, 0, 0, 0, 0, 0, 0, 0},
+        {0, 10, 1, 4u, 0, 0, 0, 0, 0}, /* type 2 does not exist */
+        {0, 10, 1, 0, 0, 5, 0, 0, 0},  /* no class 5 */
+        {0, 10, 1, 0, 0, 0, -1, 0, 0}, /* negative estimate */
+        {0, 10, 1, 0, 0, 0, 0, -1, 0}, /* negative memory need */
+        {0, 10, 1, 0, 0, 0, 0, 0, -1}, /* negative memory estimate */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(sim_add_job(s, &bad[i]), SIM_EINVAL, "case %zu", i);
@@ -485,8 +487,8 @@ Test(engine, runs_a_job_class_at_its_own_seconds_per_unit_of_work)
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
     cr_assert_eq(cls, 1);
     cr_assert_eq(sim_nclasses(s), 2);
-    struct sim_job_spec a = {0, 100, 2, 0, 0, cls, 0};  /* V100 node: 50 s */
-    struct sim_job_spec b = {0, 100, 2, 2u, 1, cls, 0}; /* K80 only: 200 s */
+    struct sim_job_spec a = {0, 100, 2, 0, 0, cls, 0, 0, 0};  /* V100 node: 50 s */
+    struct sim_job_spec b = {0, 100, 2, 2u, 1, cls, 0, 0, 0}; /* K80 only: 200 s */
     cr_assert_eq(sim_add_job(s, &a), 0);
     cr_assert_eq(sim_add_job(s, &b), 0);
     cr_assert_float_eq(sim_runtime_on(s, 0, 0, 1), 300, 1e-12);
@@ -505,8 +507,8 @@ Test(engine, excludes_gpu_types_a_class_cannot_run_on)
     struct sim_class_spec spec = {{0, 1}, {0, 0}}; /* K80 only */
     int32_t cls;
     cr_assert_eq(sim_add_class(s, &spec, &cls), 0);
-    struct sim_job_spec a = {0, 10, 1, 1u, 0, cls, 0}; /* asks V100 only */
-    struct sim_job_spec b = {0, 10, 1, 0, 1, cls, 0};
+    struct sim_job_spec a = {0, 10, 1, 1u, 0, cls, 0, 0, 0}; /* asks V100 only */
+    struct sim_job_spec b = {0, 10, 1, 0, 1, cls, 0, 0, 0};
     cr_assert_eq(sim_add_job(s, &a), 0);
     cr_assert_eq(sim_add_job(s, &b), 0);
     cr_assert_eq(sim_job(s, 1)->allowed, 2u);

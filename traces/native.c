@@ -67,6 +67,14 @@ static const struct col_spec cols[] = {
     F64(host_mem_mb, 0, 1, "a number > 0"),
     STR(qos, 0),
     STR(status, 0),
+#define USE(name, r)                                                       \
+    {#name "_peak", KIND_F64, 0, OFF(use_peak[r]), 0, 0, 0, "a number >= 0"}, \
+    {#name "_burst", KIND_F64, 0, OFF(use_burst[r]), 1, 0, 0, "a number > 0"}
+    USE(gpu_util, TRACE_USE_GPU_UTIL),
+    USE(gpu_mem_util, TRACE_USE_GPU_MEM_UTIL),
+    USE(gpu_mem, TRACE_USE_GPU_MEM),
+    USE(cpu_util, TRACE_USE_CPU_UTIL),
+#undef USE
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 #define COL_JOB_ID 0

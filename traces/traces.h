@@ -38,6 +38,12 @@ struct trace_error {
 /* Index into the string pool; TRACE_NOSTR means "column absent or empty". */
 #define TRACE_NOSTR 0u
 
+/* Resources whose peak and burst usage a trace may give (Ferrino & Choe,
+ * 2024), as measured on the reference GPU type: GPU and GPU-memory
+ * utilization and CPU utilization in percent, GPU memory in MB. */
+enum trace_usage { TRACE_USE_GPU_UTIL, TRACE_USE_GPU_MEM_UTIL,
+                   TRACE_USE_GPU_MEM, TRACE_USE_CPU_UTIL, TRACE_USE_N };
+
 /* One job as the trace describes it. Missing optional numbers are NAN
  * (floating) or -1 (integers); missing strings are TRACE_NOSTR. */
 struct trace_job {
@@ -51,6 +57,8 @@ struct trace_job {
     double weight;        /* priority weight (Gavel physical traces) */
     double slo;           /* Gavel's SLO factor; NAN: none (< 0 in file) */
     double host_mem_mb;   /* host memory asked (Alibaba memory_mib) */
+    double use_peak[TRACE_USE_N];  /* <resource>_peak columns, NAN absent */
+    double use_burst[TRACE_USE_N]; /* <resource>_burst, > 0, NAN absent */
     int64_t iterations;   /* training steps (Gavel total_steps) */
     int32_t num_gpus;     /* >= 1 */
     int32_t gpu_milli;    /* thousandths of one GPU; 1000 = whole (default) */

@@ -5,7 +5,8 @@
  * set to a sentinel before the call, so a reader that leaves it alone is
  * caught). On success: at least one job; every job has num_gpus >= 1, a
  * finite submit_time >= 0, a finite duration > 0 (NAN allowed for Gavel
- * only), gpu_milli in 1..1000, a source line >= 1, a non-empty job id unique
+ * only), gpu_milli in 1..1000, usage peaks NAN or >= 0 and bursts NAN or
+ * > 0, a source line >= 1, a non-empty job id unique
  * in the trace and strings that trace_str can read; rows are skipped only
  * under TRACE_SKIP_BAD_ROWS, and err.text is empty exactly when none was. */
 #ifndef HETSIM_FUZZ_TRACE_CHECK_H
@@ -68,6 +69,13 @@ static inline int fuzz_check_job(const struct trace *t, size_t i, char *why)
                          (int)j->gpu_milli);
     if (j->line < 1)
         return fuzz_fail(why, "job %zu: line %u", i, j->line);
+    for (int r = 0; r < TRACE_USE_N; r++) /* usage: NAN, peak >= 0, burst > 0 */
+        if (!(isnan(j->use_peak[r]) ||
+              (isfinite(j->use_peak[r]) && j->use_peak[r] >= 0)) ||
+            !(isnan(j->use_burst[r]) ||
+              (isfinite(j->use_burst[r]) && j->use_burst[r] > 0)))
+            return fuzz_fail(why, "job %zu (line %u): usage %d: %g / %g", i,
+                             j->line, r, j->use_peak[r], j->use_burst[r]);
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) {
         const char *s = trace_str(t, strs[k]);
         if (!s || strlen(s) > (size_t)UINT32_MAX)

@@ -18,7 +18,7 @@ void th_add(struct sim *s, double submit, double work, double est, int gpus,
             uint32_t allowed)
 {
     struct sim_job_spec spec = {submit, work, gpus, allowed,
-                                (uint32_t)sim_njobs(s), 0, est};
+                                (uint32_t)sim_njobs(s), 0, est, 0, 0};
     cr_assert_eq(sim_add_job(s, &spec), 0);
 }
 

@@ -144,14 +144,14 @@ static void play(struct scene *sc, const struct sim_class_spec *classes,
     }
     for (int i = 0; i < sc->nfills; i++) {
         struct sim_job_spec spec = {0, 1000, sc->fills[i].gpus, 0,
-                                    (uint32_t)i, 0, 0};
+                                    (uint32_t)i, 0, 0, 0, 0};
         cr_assert_eq(sim_add_job(s, &spec), 0);
     }
     for (int i = 0; i < sc->nprobes; i++) {
         const struct probe *p = &sc->probes[i];
         struct sim_job_spec spec = {0, 1, p->gpus, p->allowed,
                                     (uint32_t)(sc->nfills + i), p->job_class,
-                                    0};
+                                    0, 0, 0};
         cr_assert_eq(sim_add_job(s, &spec), 0);
     }
     sc->greedy = pol_placer_create(c, POL_PLACE_FASTEST, 1);

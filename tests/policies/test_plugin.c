@@ -89,7 +89,7 @@ static struct sim *gavel_sim(const struct trace *t, const struct cluster *c)
         const struct trace_job *tj = &t->jobs[i];
         struct sim_job_spec spec = {
             tj->submit_time, tj->duration, tj->num_gpus,
-            allowed_mask(c, trace_str(t, tj->gpu_types)), (uint32_t)i, 0, 0};
+            allowed_mask(c, trace_str(t, tj->gpu_types)), (uint32_t)i, 0, 0, 0, 0};
         cr_assert_eq(sim_add_job(s, &spec), 0);
     }
     return s;
@@ -146,7 +146,7 @@ static struct sim *small_sim(struct cluster **c, const double (*jobs)[3],
     struct sim *s = sim_create(*c, 1);
     for (uint32_t i = 0; i < n; i++) {
         struct sim_job_spec spec = {jobs[i][0], jobs[i][2],
-                                    (int32_t)jobs[i][1], 0, i, 0, 0};
+                                    (int32_t)jobs[i][1], 0, i, 0, 0, 0, 0};
         cr_assert_eq(sim_add_job(s, &spec), 0);
     }
     return s;

@@ -327,7 +327,7 @@ Test(preemptive, a_job_that_cannot_spread_preempts_to_free_one_node)
         add(s, 1, 100, 1, 0);
         add(s, 2, 250, 1, 0);
         add(s, 3, 200, 1, 0);
-        struct sim_job_spec w = {10, 50, 2, 0, 4, cls, 50};
+        struct sim_job_spec w = {10, 50, 2, 0, 4, cls, 50, 0, 0};
         cr_assert_eq(sim_add_job(s, &w), 0);
         run(s, "srtf", NULL, NULL);
         if (spread)
@@ -464,7 +464,7 @@ Test(preemptive, runs_random_heterogeneous_workloads_to_the_end)
                 t, work, gpus[gsl_rng_uniform_int(g, 8)],
                 (uint32_t)gsl_rng_uniform_int(g, 3) + 1, (uint32_t)i,
                 gsl_rng_uniform(g) < 0.2 ? cls : 0,
-                work * exp(gsl_ran_flat(g, -1, 1))};
+                work * exp(gsl_ran_flat(g, -1, 1)), 0, 0};
             if (spec.num_gpus > 4 && spec.allowed == 2)
                 spec.allowed = 3; /* K80 nodes hold 4 */
             cr_assert_eq(sim_add_job(s, &spec), 0);

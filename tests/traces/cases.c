@@ -86,6 +86,14 @@ static struct field job_field(const struct trace *t, size_t k, const char *name)
         STR("user", user), STR("vc", vc), STR("model", model),
         STR("precision", precision), STR("optimizer", optimizer),
         STR("qos", qos), STR("status", status),
+        {"gpu_util_peak", 'f', j->use_peak[TRACE_USE_GPU_UTIL], 0},
+        {"gpu_util_burst", 'f', j->use_burst[TRACE_USE_GPU_UTIL], 0},
+        {"gpu_mem_util_peak", 'f', j->use_peak[TRACE_USE_GPU_MEM_UTIL], 0},
+        {"gpu_mem_util_burst", 'f', j->use_burst[TRACE_USE_GPU_MEM_UTIL], 0},
+        {"gpu_mem_peak", 'f', j->use_peak[TRACE_USE_GPU_MEM], 0},
+        {"gpu_mem_burst", 'f', j->use_burst[TRACE_USE_GPU_MEM], 0},
+        {"cpu_util_peak", 'f', j->use_peak[TRACE_USE_CPU_UTIL], 0},
+        {"cpu_util_burst", 'f', j->use_burst[TRACE_USE_CPU_UTIL], 0},
     };
 #undef DBL
 #undef INT
