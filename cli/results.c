@@ -236,9 +236,11 @@ static void print_table(const struct run_config *cfg,
                "preemptions", (unsigned long long)m->preemptions_total,
                m->overhead_gpu_s);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
-    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
+    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
-                                  "utilization.png" : "");
+                                  "utilization.png" : "",
+           cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
+               " gantt.png" : "");
     if (cfg->report)
         printf("report: %s/report.html\n", cfg->out);
 }
@@ -391,6 +393,8 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     int rc = bind_policy(cfg, ops, w, &pc, &hooks);
     if (rc == CLI_OK) {
         struct sim_observer obs = {&tl, timeline_change};
+        if (keep && keep->gantt)
+            sim_on_run_end(s, cli_series_ran, keep);
         struct sim_error err = {0};
         double t0 = cli_clock();
         int src = sim_run(s, &hooks, &obs, &err);
@@ -401,7 +405,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         if (src) {
             cli_error("%s", err.text[0] ? err.text : sim_strerror(src));
             rc = CLI_FAILURE;
-        } else if (tl.oom) {
+        } else if (tl.oom || (keep && keep->pieces_oom)) {
             cli_error("out of memory");
             rc = CLI_FAILURE;
         }
@@ -425,6 +429,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
     struct cli_atomic out[OUT_FILES] = {0};
     struct cli_series series;
     cli_series_init(&series, c->ntypes);
+    series.gantt = sim_njobs(s) <= CLI_GANTT_MAX_JOBS;
     int rc = CLI_OK, opened = 0;
     for (; opened < OUT_FILES; opened++) {
         if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
@@ -459,7 +464,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
         }
     }
     opened = 0;
-    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, &m, &series) != 0)
+    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, t, &m, &series) != 0)
         rc = CLI_FAILURE;
     if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
         rc = CLI_FAILURE;

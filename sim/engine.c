@@ -109,6 +109,9 @@ static void release_gpus(struct sim *s, uint32_t j)
     int32_t i = job->seg;
     while (i >= 0) {
         struct sim_seg_slot *slot = &s->segs[i];
+        if (s->ran_fn)
+            s->ran_fn(s->ran_ctx, j, slot->node, slot->gpus, job->last_start,
+                      s->now);
         sim_node_add_free(s, slot->node, slot->gpus);
         int32_t next = slot->next;
         slot->next = s->seg_free;
@@ -221,6 +224,12 @@ static int end_instant(struct sim *s, const struct sim_observer *obs)
     }
     observe(s, obs);
     return 0;
+}
+
+void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
+{
+    s->ran_fn = ran;
+    s->ran_ctx = ctx;
 }
 
 int sim_run(struct sim *s, const struct sim_policy *p,

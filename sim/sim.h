@@ -198,6 +198,14 @@ struct sim_observer {
                    const int32_t *busy_by_type);
 };
 
+/* Before sim_run: asks for RAN(CTX, ...) each time a run of a job ends (it
+ * finished or was preempted), once per piece of its placement: GPUS GPUs
+ * of NODE held from START to END (restart overhead included). Charts draw
+ * Gantt charts from these; NULL stops the calls. */
+typedef void sim_ran_fn(void *ctx, uint32_t job, int32_t node, int32_t gpus,
+                        double start, double end);
+void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx);
+
 /* A new engine on cluster C (borrowed: it must outlive the engine). */
 struct sim *sim_create(const struct cluster *c, uint64_t seed);
 void sim_destroy(struct sim *s);

@@ -104,6 +104,8 @@ struct sim {
     struct sim_seg_slot *segs; /* pool of placement pieces */
     int32_t nsegs, segs_cap, seg_free;
 
+    sim_ran_fn *ran_fn; /* sim_on_run_end, or NULL */
+    void *ran_ctx;
     int instant_changed; /* an arrival or finish happened in this instant */
     int observed, last_queued, last_busy;
     int32_t last_busy_by_type[SIM_MAX_GPU_TYPES];
