@@ -126,6 +126,16 @@ awk -v wall0="$start" -v wall1="$end" \
     sim, wall1 - wall0, span / 360, pre }'
 
 echo
+echo "== hetsim pack: fgd, best-fit, dot-product on 8,000 pods x 1,500 nodes"
+echo "   (traces/alibaba2023/synth.py --pods 8000 --nodes 1500, seed 1)"
+python3 "$here/../traces/alibaba2023/synth.py" --pods 8000 --nodes 1500 \
+  "$work/pods.csv" "$work/nodes.csv"
+"$hetsim" pack --no-plots --trace "$work/pods.csv" \
+  --cluster "alibaba2023:$work/nodes.csv" \
+  --placements fgd,best-fit,dot-product --out "$work/pack" 2>&1 >/dev/null |
+  sed 's/^/   /'
+
+echo
 echo "== Predictor in the loop: 1,000,000 jobs, SJF, oracle vs the Transformer-BiGRU"
 echo "   (Poisson arrivals at load 0.9 on 1,000 each of V100, P100, K80; Gavel job"
 echo "   types drawn uniformly, GPU counts 1:0.7,2:0.1,4:0.1,8:0.1, seed 1; the"
