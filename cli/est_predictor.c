@@ -207,7 +207,6 @@ static int ask_models(struct cli_estimator *e, const char *jt,
     int32_t nt = e->cluster->ntypes;
     double rows[SIM_MAX_GPU_TYPES * 64], out[SIM_MAX_GPU_TYPES];
     double *x = rows;
-    char why[256];
     memset(v, 0, sizeof *v);
     if (job_feats_of(jt, &f) != 0)
         return SIM_EINVAL; /* checked before the run */
@@ -221,8 +220,8 @@ static int ask_models(struct cli_estimator *e, const char *jt,
         for (int32_t t = 0; t < nt; t++)
             fill_row(e->runtime, x + (size_t)t * (size_t)e->runtime->nfeat,
                      &f, num_gpus, &g[t]);
-        int rc = pmodel_predict(&e->runtime->m, x, (size_t)nt, out, why,
-                              sizeof why);
+        int rc = pmodel_predict(&e->runtime->m, x, (size_t)nt, out,
+                                e->error, sizeof e->error);
         if (x != rows)
             free(x);
         if (rc)
@@ -239,7 +238,8 @@ static int ask_models(struct cli_estimator *e, const char *jt,
         if (!row)
             return SIM_ENOMEM;
         fill_row(e->memory, row, &f, num_gpus, &g[0]);
-        int rc = pmodel_predict(&e->memory->m, row, 1, out, why, sizeof why);
+        int rc = pmodel_predict(&e->memory->m, row, 1, out, e->error,
+                                sizeof e->error);
         if (row != rows)
             free(row);
         if (rc)

@@ -59,6 +59,7 @@ struct cli_estimator {
     /* figures for summary.json and perf.json */
     uint64_t calls, hits;
     double wall_s;
+    char error[256]; /* why a prediction failed, or "" */
 };
 
 /* Makes E a `history` estimator over trace T. 0, or -1 out of memory. */

@@ -409,7 +409,9 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         if (tl.progress && tl.calls >= 4096)
             fputc('\n', stderr);
         if (src) {
-            cli_error("%s", err.text[0] ? err.text : sim_strerror(src));
+            cli_error("%s%s%s", err.text[0] ? err.text : sim_strerror(src),
+                      w->est && w->est->error[0] ? ": " : "",
+                      w->est ? w->est->error : "");
             rc = CLI_FAILURE;
         } else if (tl.oom || (keep && keep->pieces_oom)) {
             cli_error("out of memory");
