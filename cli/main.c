@@ -18,6 +18,8 @@ static const struct command commands[] = {
     {"policies", cli_policies, "list the scheduling policies"},
     {"trace", cli_trace, "read, convert, summarise and generate traces"},
     {"compare", cli_compare, "run several policies on a trace; compare"},
+    {"sweep", cli_sweep, "run a cross product of experiments over seeds"},
+    {"check", cli_check, "compare results with a golden file (for CI)"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
