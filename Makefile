@@ -15,7 +15,9 @@ FUZZ_TARGETS ?= native gavel philly alibaba2023 alibaba_nodes swf tiresias \
 PACKAGES = cmake make gcc pkg-config libc6-dev \
            libgsl-dev libcjson-dev gnuplot-nox libcriterion-dev \
            libopenmpi-dev openmpi-bin \
-           libglpk-dev libopenblas-dev
+           libglpk-dev zlib1g-dev chromium libopenblas-dev
+# the pod generator of `make bench` (traces/alibaba2023/synth.py)
+PACKAGES += python3
 # and for `make fuzz` (libFuzzer comes with clang's runtime)
 FUZZ_PACKAGES = clang libclang-rt-14-dev
 

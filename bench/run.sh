@@ -118,6 +118,16 @@ awk -v wall0="$start" -v wall1="$end" \
     sim, wall1 - wall0, span / 360, pre }'
 
 echo
+echo "== hetsim pack: fgd, best-fit, dot-product on 8,000 pods x 1,500 nodes"
+echo "   (traces/alibaba2023/synth.py --pods 8000 --nodes 1500, seed 1)"
+python3 "$here/../traces/alibaba2023/synth.py" --pods 8000 --nodes 1500 \
+  "$work/pods.csv" "$work/nodes.csv"
+"$hetsim" pack --no-plots --trace "$work/pods.csv" \
+  --cluster "alibaba2023:$work/nodes.csv" \
+  --placements fgd,best-fit,dot-product --out "$work/pack" 2>&1 >/dev/null |
+  sed 's/^/   /'
+
+echo
 echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
 echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
 echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
