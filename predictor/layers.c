@@ -60,17 +60,17 @@ void pred_linear_forward(pfloat *out, const pfloat *inp, const pfloat *w,
     if (b)
         for (int i = 0; i < n; i++)
             memcpy(out + (size_t)i * (size_t)oc, b, (size_t)oc * sizeof *out);
-    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, b ? 1 : 0, out, oc);
+    pred_gemm(0, 0, n, oc, ic, 1, inp, ic, w, oc, b ? 1 : 0, out, oc);
 }
 
 void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
                           const pfloat *dout, const pfloat *inp,
                           const pfloat *w, int n, int ic, int oc)
 {
-    if (dinp) /* dinp (N, IC) += dout (N, OC) w (OC, IC) */
-        pred_gemm(0, 0, n, ic, oc, 1, dout, oc, w, ic, 1, dinp, ic);
-    /* dw (OC, IC) += dout^T inp */
-    pred_gemm(1, 0, oc, ic, n, 1, dout, oc, inp, ic, 1, dw, ic);
+    if (dinp) /* dinp (N, IC) += dout (N, OC) w^T */
+        pred_gemm(0, 1, n, ic, oc, 1, dout, oc, w, oc, 1, dinp, ic);
+    /* dw (IC, OC) += inp^T dout */
+    pred_gemm(1, 0, ic, oc, n, 1, inp, ic, dout, oc, 1, dw, oc);
     if (db)
         for (int i = 0; i < n; i++)
             for (int o = 0; o < oc; o++)
@@ -90,12 +90,12 @@ void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
         for (int j = 0; j < c; j++)
             var += (x[j] - mu) * (x[j] - mu);
         var /= c;
-        double rs = 1.0 / sqrt(var + 1e-5);
+        pfloat m = (pfloat)mu, rs = (pfloat)(1.0 / sqrt(var + 1e-5));
+        pfloat *o = out + (size_t)i * (size_t)c;
         for (int j = 0; j < c; j++)
-            out[(size_t)i * (size_t)c + (size_t)j] =
-                (pfloat)((x[j] - mu) * rs * g[j] + b[j]);
-        mean[i] = (pfloat)mu;
-        rstd[i] = (pfloat)rs;
+            o[j] = (x[j] - m) * rs * g[j] + b[j];
+        mean[i] = m;
+        rstd[i] = rs;
     }
 }
 
@@ -106,22 +106,21 @@ void pred_layernorm_backward(pfloat *dinp, pfloat *dg, pfloat *db,
 {
     for (int i = 0; i < n; i++) {
         size_t o = (size_t)i * (size_t)c;
+        const pfloat *x = inp + o, *d = dout + o;
+        pfloat m = mean[i], rs = rstd[i], *dx = dinp + o;
         /* dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) */
         double m_dn = 0, m_dnx = 0;
         for (int j = 0; j < c; j++) {
-            double xh = (inp[o + (size_t)j] - mean[i]) * rstd[i];
-            double dn = (double)g[j] * dout[o + (size_t)j];
+            pfloat xh = (x[j] - m) * rs, dn = g[j] * d[j];
             m_dn += dn;
             m_dnx += dn * xh;
         }
-        m_dn /= c;
-        m_dnx /= c;
+        pfloat a = (pfloat)(m_dn / c), bx = (pfloat)(m_dnx / c);
         for (int j = 0; j < c; j++) {
-            double xh = (inp[o + (size_t)j] - mean[i]) * rstd[i];
-            double dn = (double)g[j] * dout[o + (size_t)j];
-            db[j] += dout[o + (size_t)j];
-            dg[j] += (pfloat)(xh * dout[o + (size_t)j]);
-            dinp[o + (size_t)j] += (pfloat)(rstd[i] * (dn - m_dn - xh * m_dnx));
+            pfloat xh = (x[j] - m) * rs;
+            db[j] += d[j];
+            dg[j] += xh * d[j];
+            dx[j] += rs * (g[j] * d[j] - a - xh * bx);
         }
     }
 }
@@ -135,9 +134,10 @@ void pred_relu_forward(pfloat *out, const pfloat *inp, size_t n)
 void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
                         size_t n)
 {
-    /* Without a branch: half the signs are random, mispredicted. */
+    /* A mask, not a branch (half the signs are random, mispredicted), so
+     * that the loop vectorizes. */
     for (size_t i = 0; i < n; i++)
-        dinp[i] += out[i] > 0 ? dout[i] : 0;
+        dinp[i] += dout[i] * (pfloat)(out[i] > 0);
 }
 
 void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
