@@ -14,7 +14,9 @@ FUZZ_TARGETS ?= native gavel philly alibaba2023 alibaba_nodes swf tiresias \
 # Debian package : what needs it
 PACKAGES = cmake make gcc pkg-config libc6-dev \
            libgsl-dev libcjson-dev gnuplot-nox libcriterion-dev \
-           libopenblas-dev libxgboost-dev
+           libopenblas-dev libxgboost-dev \
+           libopenmpi-dev openmpi-bin \
+           libglpk-dev
 # and for `make fuzz` (libFuzzer comes with clang's runtime)
 FUZZ_PACKAGES = clang libclang-rt-14-dev
 

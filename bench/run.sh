@@ -86,3 +86,37 @@ echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
 echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
 echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
 OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
+echo "== hetsim sweep: 200 cells (5 policies x 40 seeds, noisy:0.5 estimates)"
+echo "   on Gavel's trace 6214e9 and gavel-108 (bench/sweep-200.json)"
+for j in 1 2; do
+  rm -rf "$work/sweep"
+  start=$(date +%s.%N)
+  "$hetsim" sweep "$here/sweep-200.json" -q -j "$j" --out "$work/sweep"
+  end=$(date +%s.%N)
+  awk -v j="$j" -v wall0="$start" -v wall1="$end" 'BEGIN {
+    printf "   -j %d   %7.2f s   %6.1f cells/s\n", j, wall1 - wall0,
+      200 / (wall1 - wall0) }'
+done
+echo "== gavel-maxmin: Gavel's max-min LP (GLPK simplex) on gavel-108's 3 types"
+echo "   one solve, random throughputs, 1/2/4/8-GPU jobs (bench/bench_lp.c); jobs"
+echo "   of one class are one group of the LP (Gavel's traces: 26 job types x GPU counts):"
+"$build/bench/bench_lp" 100 0 5
+"$build/bench/bench_lp" 1000 0 5
+"$build/bench/bench_lp" 1000 100 5
+"$build/bench/bench_lp" 10000 100 5
+echo "   a whole run: the first 1,000 jobs of Gavel's trace 6214e9, all submitted"
+echo "   at 0 (1,000 active jobs at the start), rounds of 360 s, re-solved at each"
+echo "   round after a job finished:"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR <= 1000 { $6 = "0.000000"; print }' \
+  "$here/../traces/gavel/msr/seed=0/6214e9.trace" > "$work/gavel-1000.trace"
+start=$(date +%s.%N)
+"$hetsim" run -q --trace "$work/gavel-1000.trace" --cluster gavel-108 \
+  --throughputs "$here/../traces/gavel/simulation_throughputs.json" \
+  --policy gavel-maxmin --out "$work/out-gavel"
+end=$(date +%s.%N)
+awk -v wall0="$start" -v wall1="$end" \
+    -v sim="$(val "$work/out-gavel/perf.json" sim_wall_s)" \
+    -v span="$(val "$work/out-gavel/summary.json" makespan_s)" \
+    -v pre="$(val "$work/out-gavel/summary.json" preemptions_total)" 'BEGIN {
+  printf "   simulate %.3f s, whole command %.3f s; about %.0f rounds, %.0f preemptions\n",
+    sim, wall1 - wall0, span / 360, pre }'

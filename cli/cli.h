@@ -29,6 +29,10 @@ int cli_compare(int argc, char **argv);
  * train|eval|predict|compare` (predictor_cmd.c). */
 int cli_dataset(int argc, char **argv);
 int cli_predictor(int argc, char **argv);
+/* `hetsim sweep`: a cross product of runs, statistics over seeds
+ * (sweep.c); `hetsim check`: figures against a golden file (check.c). */
+int cli_sweep(int argc, char **argv);
+int cli_check(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -36,6 +40,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: one line, then the hint; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's answer OPT about argv[optind - 1]:
+ * ':' a value is missing, anything else an unknown option. CLI_USAGE. */
+int cli_option_error(const char *cmd, int opt, char **argv);
 /* `hetsim: error: SOURCE:LINE:COLUMN: text` from an error record. */
 void cli_error_at(const char *source, long line, long column,
                   const char *text);
@@ -167,6 +174,12 @@ void cli_workload_free(struct workload *w);
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,
                            const struct workload *w, struct run_perf *perf);
+
+/* Reads the numbers KEYS[0..N-1] of DIR/summary.json into V, NULL_VALUE
+ * for a null (summary_read.c). CLI_OK, or CLI_FAILURE after a message when
+ * the file is unreadable or a key is missing or not a number. */
+int cli_read_summary(const char *dir, const char *const *keys, size_t n,
+                     double null_value, double *v);
 
 /* ---- Charts of a run (charts.c) ----------------------------------------- */
 

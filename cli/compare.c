@@ -5,15 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "plots.h"
 #include "policy.h"
 #include "compare_internal.h"
+#include "procpool.h"
 
 #define CMP_CMD "hetsim compare"
 struct cmp_options {
@@ -139,7 +137,6 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
     memset(o, 0, sizeof *o);
     o->jobs = 1;
     int opt, rc;
-    char *end;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":t:c:p:o:E:T:f:s:j:h",
@@ -157,20 +154,11 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
                 return rc;
             break;
         case 'j':
-            errno = 0;
-            o->jobs = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || o->jobs < 1 ||
-                o->jobs > 256)
-                return cli_usage_error(CMP_CMD, "-j wants a number from 1 "
-                                       "to 256, got '%s'", optarg);
+            if (cli_pool_parse_jobs(CMP_CMD, optarg, &o->jobs))
+                return CLI_USAGE;
             break;
         case 'h': compare_usage(); return -1;
-        case ':':
-            return cli_usage_error(CMP_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
-        default:
-            return cli_usage_error(CMP_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+        default: return cli_option_error(CMP_CMD, opt, argv);
         }
     }
     if (optind < argc)
@@ -189,19 +177,16 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
 
 /* ---- Running the children ----------------------------------------------- */
 
-struct cmp_child {
-    pid_t pid;
-    FILE *err; /* unlinked temporary file holding the child's stderr */
-};
-
-static pid_t spawn_run(const struct cmp_options *o, size_t k, FILE *err)
+/* The `hetsim run` command line of policy K into ARGS (room for 32). */
+static void run_args(const struct cmp_options *o, size_t k, char *out,
+                     size_t out_cap, const char **args)
 {
-    char out[4096];
-    snprintf(out, sizeof out, "%s/%s", o->out, o->policy[k]);
-    const char *args[32] = {"hetsim", "run", "-q", "--trace", o->trace,
-                            "--cluster", o->cluster, "--policy",
-                            o->policy[k], "--out", out};
-    size_t n = 11;
+    snprintf(out, out_cap, "%s/%s", o->out, o->policy[k]);
+    const char *head[] = {"hetsim", "run", "-q", "--trace", o->trace,
+                          "--cluster", o->cluster, "--policy",
+                          o->policy[k], "--out", out};
+    size_t n = sizeof head / sizeof head[0];
+    memcpy(args, head, sizeof head);
     const char *opt[] = {"--estimates", o->estimates, "--throughputs",
                          o->throughputs, "--format", o->format, "--seed",
                          o->seed};
@@ -211,81 +196,47 @@ static pid_t spawn_run(const struct cmp_options *o, size_t k, FILE *err)
             args[n++] = opt[i + 1];
         }
     args[n] = NULL;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    dup2(fileno(err), 2);
-    execv("/proc/self/exe", (char *const *)args);
-    fprintf(stderr, "hetsim: error: cannot run /proc/self/exe: %s\n",
-            strerror(errno));
-    _exit(127);
-}
-
-/* Reports why policy NAME's run failed (STATUS from waitpid), with what
- * it wrote to ERR. */
-static void report_failure(const char *name, int status, FILE *err)
-{
-    char text[2048] = "";
-    rewind(err);
-    size_t len = fread(text, 1, sizeof text - 1, err);
-    text[len] = '\0';
-    while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
-        text[--len] = '\0';
-    if (WIFEXITED(status))
-        cli_error("policy %s: `hetsim run` exited with code %d%s%s", name,
-                  WEXITSTATUS(status), len ? ": " : "", text);
-    else
-        cli_error("policy %s: `hetsim run` was killed by signal %d%s%s",
-                  name, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-                  len ? ": " : "", text);
 }
 
 /* Runs every policy, at most o->jobs at a time; CLI_OK when all ran. */
 static int run_all(const struct cmp_options *o, struct cmp_policy *res)
 {
-    struct cmp_child child[CMP_MAX_POLICIES] = {{0}};
-    size_t next = 0, running = 0;
+    struct cli_pool *pool = cli_pool_create((size_t)o->jobs);
+    if (!pool) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    size_t next = 0;
     int rc = CLI_OK;
-    while (next < o->npolicies || running > 0) {
-        if (next < o->npolicies && running < (size_t)o->jobs) {
-            FILE *err = tmpfile();
-            pid_t pid = err ? spawn_run(o, next, err) : -1;
-            if (pid < 0) {
+    while (next < o->npolicies || cli_pool_running(pool) > 0) {
+        if (next < o->npolicies && !cli_pool_full(pool)) {
+            char out[4096];
+            const char *args[32];
+            run_args(o, next, out, sizeof out, args);
+            if (cli_pool_spawn(pool, args, next) != 0) {
                 cli_error("policy %s: cannot start `hetsim run`: %s",
                           o->policy[next], strerror(errno));
-                if (err)
-                    fclose(err);
                 rc = CLI_FAILURE;
-            } else {
-                child[next] = (struct cmp_child){pid, err};
-                running++;
             }
             next++;
             continue;
         }
-        int status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
+        struct cli_pool_done d;
+        if (cli_pool_wait(pool, &d) != 0) {
             cli_error("waitpid: %s", strerror(errno));
-            return CLI_FAILURE;
+            rc = CLI_FAILURE;
+            break;
         }
-        for (size_t k = 0; k < o->npolicies; k++) {
-            if (child[k].pid != pid || !child[k].err)
-                continue;
-            running--;
-            if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-                res[k].ran = 1;
-            else {
-                report_failure(o->policy[k], status, child[k].err);
-                rc = CLI_FAILURE;
-            }
-            fclose(child[k].err);
-            child[k].err = NULL;
+        char what[256];
+        snprintf(what, sizeof what, "policy %s", o->policy[d.tag]);
+        if (cli_pool_ok(&d))
+            res[d.tag].ran = 1;
+        else {
+            cli_pool_report(what, "run", &d);
+            rc = CLI_FAILURE;
         }
     }
+    cli_pool_destroy(pool);
     return rc;
 }
 
@@ -316,27 +267,9 @@ static char *slurp(const char *dir, const char *name)
 
 static int read_summary(const char *dir, struct cmp_policy *r)
 {
-    char *text = slurp(dir, "summary.json");
-    if (!text)
-        return CLI_FAILURE;
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    int rc = CLI_OK;
-    for (size_t i = 0; i <= CMP_NKEYS && root; i++) {
-        const char *key = i < CMP_NKEYS ? cmp_keys[i] : "total_gpus";
-        cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-        double x = cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-        if (!cJSON_IsNumber(v) && !cJSON_IsNull(v))
-            rc = CLI_FAILURE;
-        if (i < CMP_NKEYS)
-            r->v[i] = x;
-        else
-            r->total_gpus = x;
-    }
-    if (!root || rc)
-        cli_error("%s/summary.json: not a summary of `hetsim run`", dir);
-    cJSON_Delete(root);
-    return root ? rc : CLI_FAILURE;
+    static const char *const total[] = {"total_gpus"};
+    int rc = cli_read_summary(dir, cmp_keys, CMP_NKEYS, 0.0, r->v);
+    return rc ? rc : cli_read_summary(dir, total, 1, 0.0, &r->total_gpus);
 }
 
 /* Appends X to *A (length *N, room *CAP); -1 when out of memory. */

@@ -58,10 +58,10 @@ int cli_policies(int argc, char **argv)
                                argv[1]);
     for (size_t i = 0; pol_at(i); i++) {
         const struct pol_ops *p = pol_at(i);
-        printf("%-12s %s%s\n", p->name, p->description,
+        printf("%-14s %s%s\n", p->name, p->description,
                p->needs_estimates ? " [needs --estimates]" : "");
         for (size_t k = 0; verbose && p->params && p->params[k].name; k++)
-            printf("%-14s %s=%s  %s\n", "", p->params[k].name,
+            printf("%-16s %s=%s  %s\n", "", p->params[k].name,
                    p->params[k].def, p->params[k].help);
     }
     if (verbose)

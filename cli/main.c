@@ -20,6 +20,8 @@ static const struct command commands[] = {
     {"compare", cli_compare, "run several policies on a trace; compare"},
     {"dataset", cli_dataset, "write the predictor's datasets (synthetic, Gavel)"},
     {"predictor", cli_predictor, "train, evaluate and compare resource predictors"},
+    {"sweep", cli_sweep, "run a cross product of experiments over seeds"},
+    {"check", cli_check, "compare results with a golden file (for CI)"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -50,6 +50,8 @@ static void run_usage(void)
         "                        likewise (trace: column gpu_mem_peak)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
+        "      --round-s S       round length of the gavel-* policies "
+        "(--policy-opt round_s=S)\n"
         "      --oom-detect-s S  a job started on a GPU type with less memory "
         "than it needs\n"
         "                        fails after S seconds (default 60), wasting "
@@ -186,7 +188,8 @@ int64_t cli_allowed_types(const struct cluster *c, const char *types,
     }
 }
 
-/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead */
+/* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
+ * --round-s */
 static int policy_option(int opt, const char *arg, struct run_config *cfg)
 {
     const char *cmd = "hetsim run";
@@ -218,6 +221,11 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         return 0;
     case 'E':
         return cli_parse_estimates(cmd, arg, cfg);
+    case 'W': { /* a shorthand for --policy-opt round_s=S */
+        char opt_text[256];
+        snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
+        return policy_option('O', opt_text, cfg);
+    }
     default: {
         char *end;
         const char *name = opt == 'R' ? "--restart-overhead" : "--oom-detect-s";
@@ -306,6 +314,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"backfill", required_argument, NULL, 'F'},
         {"estimates", required_argument, NULL, 'E'},
         {"restart-overhead", required_argument, NULL, 'R'},
+        {"round-s", required_argument, NULL, 'W'},
         {"oom-detect-s", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -336,6 +345,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'F':
         case 'E':
         case 'R':
+        case 'W':
         case 'M':
             if (policy_option(opt, optarg, cfg) != 0)
                 return CLI_USAGE;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -39,6 +40,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
     return CLI_USAGE;
+}
+
+int cli_option_error(const char *cmd, int opt, char **argv)
+{
+    if (opt == ':')
+        return cli_usage_error(cmd, "option '%s' needs a value",
+                               argv[optind - 1]);
+    return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 void cli_error_at(const char *source, long line, long column,

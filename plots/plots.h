@@ -145,6 +145,17 @@ struct plot_points {
 int plot_scatter(const struct plot_chart *chart, const struct plot_points *s,
                  size_t n_series, int diagonal);
 
+/* Draws each series as a line through its points (x[i], values[i]) with a
+ * vertical bar of half-height errors[k][i] (>= 0) at each: a figure against
+ * a swept parameter with its confidence interval. Every series needs
+ * n == n_x >= 1; x need not be sorted (points join in the order given).
+ * Datablock $err has one row per x: x, then value and error of each
+ * series. Log flags demand values > 0 on their axis; max_points is
+ * ignored. Returns as plot_cdf. */
+int plot_errorbars(const struct plot_chart *chart, const double *x,
+                   size_t n_x, const struct plot_series *series,
+                   const double *const *errors, size_t n_series);
+
 /* Whether the gnuplot command can be found now: 0, or PLOT_ENOGNUPLOT. */
 int plot_gnuplot_available(void);
 

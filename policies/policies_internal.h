@@ -15,5 +15,8 @@ extern const struct pol_ops pol_gittins;
 extern const struct pol_ops pol_fair;
 extern const struct pol_ops pol_min_exec_time;
 extern const struct pol_ops pol_max_efficiency;
+extern const struct pol_ops pol_gavel_maxmin;
+extern const struct pol_ops pol_gavel_makespan;
+extern const struct pol_ops pol_gavel_fifo;
 
 #endif

@@ -14,6 +14,9 @@ static const struct pol_ops *const registry[] = {
     &pol_fair,
     &pol_min_exec_time,
     &pol_max_efficiency,
+    &pol_gavel_maxmin,
+    &pol_gavel_makespan,
+    &pol_gavel_fifo,
 };
 
 #define NPOLICIES (sizeof registry / sizeof registry[0])

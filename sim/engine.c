@@ -183,6 +183,11 @@ int sim_wake_at(struct sim *s, double time)
     return sim_heap_push(&s->heap, time, SIM_EV_WAKE, 0, 0);
 }
 
+int sim_fail(struct sim *s, const char *why)
+{
+    return refuse(s, "%s", why);
+}
+
 static void observe(struct sim *s, const struct sim_observer *obs)
 {
     int32_t q = (int32_t)s->queue_len;

@@ -278,6 +278,11 @@ int sim_preempt(struct sim *s, uint32_t job);
  * priority will cross a threshold. 0, SIM_EINVAL or SIM_ENOMEM. */
 int sim_wake_at(struct sim *s, double time);
 
+/* Stops the run from a policy hook that cannot go on (its solver failed,
+ * say): WHY (copied) becomes the run's error. Returns SIM_EDECISION, for
+ * the hook to return. */
+int sim_fail(struct sim *s, const char *why);
+
 /* Seconds a preempted job loses on each restart (default 0); before run.
  * The per-job form overrides it for one job (e.g. by job type). */
 void sim_set_restart_overhead(struct sim *s, double seconds);

@@ -609,6 +609,53 @@ Test(plot_bars, refuses_log_axes_and_mismatched_series)
     cr_assert(!exists("util.gp"));
 }
 
+/* ---- plot_errorbars ----------------------------------------------------- */
+
+TestSuite(plot_errorbars, .init = make_dir, .fini = remove_dir);
+
+static const double loads[] = {0.5, 0.7, 0.9};
+static const double jct_fifo[] = {3679.25, 3976.5, 4870.125};
+static const double ci_fifo[] = {139.0, 222.75, 957.5};
+static const double jct_las[] = {3679.25, 3979.0, 4420.0};
+static const double ci_las[] = {139.0, 0.0, 300.5};
+
+Test(plot_errorbars, keeps_each_value_and_its_bar_in_the_datablock)
+{
+    struct plot_chart c = chart_named("jct");
+    struct plot_series s[2] = {{"fifo", jct_fifo, 3}, {"las", jct_las, 3}};
+    const double *const err[2] = {ci_fifo, ci_las};
+    assert_rc(plot_errorbars(&c, loads, 3, s, err, 2), 0);
+    assert_images("jct", 900, 560);
+    struct table t = read_block("jct.gp", "$err");
+    cr_assert_eq(t.rows, 3);
+    cr_assert_eq(t.cols, 5); /* x, then value and bar of each series */
+    for (size_t r = 0; r < 3; r++) {
+        cr_assert(cell(&t, r, 0) == loads[r]);
+        cr_assert(cell(&t, r, 1) == jct_fifo[r]);
+        cr_assert(cell(&t, r, 2) == ci_fifo[r]);
+        cr_assert(cell(&t, r, 3) == jct_las[r]);
+        cr_assert(cell(&t, r, 4) == ci_las[r]);
+    }
+    free(t.v);
+    char *gp = slurp("jct.gp", NULL);
+    cr_assert_not_null(strstr(gp, "using 1:2:3 with yerrorlines"));
+    cr_assert_not_null(strstr(gp, "using 1:4:5 with yerrorlines"));
+    free(gp);
+}
+
+Test(plot_errorbars, refuses_negative_bars_and_mismatched_series)
+{
+    struct plot_chart c = chart_named("jct");
+    struct plot_series s[2] = {{"fifo", jct_fifo, 3}, {"las", jct_las, 2}};
+    const double neg[] = {1, -1, 1};
+    const double *const err[2] = {ci_fifo, neg};
+    assert_rc(plot_errorbars(&c, loads, 3, s, err, 2), PLOT_EINVAL);
+    s[1].n = 3;
+    assert_rc(plot_errorbars(&c, loads, 3, s, err, 2), PLOT_EINVAL);
+    assert_rc(plot_errorbars(&c, loads, 3, s, NULL, 1), PLOT_EINVAL);
+    cr_assert(!exists("jct.gp"));
+}
+
 /* ---- text, names, determinism, errors ----------------------------------- */
 
 Test(plot_args, shows_quotes_backslashes_and_markup_literally)

@@ -19,6 +19,9 @@ int clitest_run(const char *cwd, const char *args, char *out, size_t out_cap,
 void clitest_make_dir(char *dir, const char *prefix);
 void clitest_remove_dir(const char *dir);
 
+/* Writes TEXT into DIR/NAME (a new file, or replaced). */
+void clitest_write_file(const char *dir, const char *name, const char *text);
+
 /* Entries of DIR, hidden files included, "." and ".." not; -1 if none. */
 int clitest_count_entries(const char *dir);
 

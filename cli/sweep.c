@@ -1,0 +1,298 @@
+/* sweep.c -- `hetsim sweep SPEC.json`: every cell of a SPEC's cross product
+ * as its own `hetsim run` (after a `hetsim trace generate` when the
+ * workload is generated), a few at a time here or spread over the ranks of
+ * mpirun, then the statistics over seeds in DIR/sweep.csv. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unistd.h>
+
+#include "cli.h"
+#include "procpool.h"
+#include "sweep_internal.h"
+
+#define SWEEP_CMD "hetsim sweep"
+
+static void sweep_usage(void)
+{
+    printf(
+        "Usage: hetsim sweep SPEC.json [-j N] [--out DIR]\n"
+        "       mpirun -np N hetsim sweep SPEC.json [-j N] [--out DIR]\n"
+        "Runs every combination of the traces (or generated loads), "
+        "clusters, policies,\nestimate modes and seeds that SPEC lists "
+        "(README, \"Sweeps\"), then the mean,\nstandard deviation and 95%% "
+        "confidence interval over seeds of each figure.\n\n"
+        "  -j, --jobs N      cells at a time (default 1); under mpirun, in "
+        "each rank\n"
+        "  -o, --out DIR     results folder (default results/sweep); "
+        "created if missing\n"
+        "      --progress    show progress on stderr even when it is not a "
+        "terminal\n"
+        "  -q, --quiet       no progress, and nothing on stdout on success\n"
+        "  -h, --help        show this help\n\n"
+        "Writes into DIR:\n"
+        "  cells/ID/         one cell: cell.txt (its inputs), and what "
+        "`hetsim run`\n"
+        "                    writes (its summary.json marks the cell done)\n"
+        "  sweep.csv         one row per trace, load, cluster, policy and "
+        "estimates:\n"
+        "                    FIGURE_mean, FIGURE_sd, FIGURE_ci95 over the "
+        "seeds\n"
+        "  jct_vs_load, makespan (.gp, .png, .svg): charts\n"
+        "A cell whose summary.json exists is done: run the same command "
+        "again after a\ncrash or a kill and only the missing cells run. "
+        "Under mpirun (when hetsim was\nbuilt with MPI), rank 0 hands out "
+        "one cell at a time to the other ranks, each\nrunning -j N of them "
+        "at a time, and writes sweep.csv, byte-identical to that of\na run "
+        "on one machine.\n\n"
+        "Example:\n"
+        "  hetsim sweep examples/sweep.json -j 2 --out results/sweep\n");
+}
+
+struct sweep_args {
+    const char *spec, *out;
+    long jobs;
+    int quiet, progress;
+};
+
+static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
+{
+    static const struct option long_options[] = {
+        {"jobs", required_argument, NULL, 'j'},
+        {"out", required_argument, NULL, 'o'},
+        {"progress", no_argument, NULL, 'P'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *a = (struct sweep_args){NULL, "results/sweep", 1, 0, 0};
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":j:o:qh", long_options, NULL)) !=
+           -1) {
+        switch (opt) {
+        case 'o': a->out = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 'P': a->progress = 1; break;
+        case 'j':
+            if (cli_pool_parse_jobs(SWEEP_CMD, optarg, &a->jobs))
+                return CLI_USAGE;
+            break;
+        case 'h': sweep_usage(); return -1;
+        default: return cli_option_error(SWEEP_CMD, opt, argv);
+        }
+    }
+    if (optind == argc)
+        return cli_usage_error(SWEEP_CMD, "missing SPEC.json");
+    a->spec = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error(SWEEP_CMD, "unexpected argument '%s'",
+                               argv[optind]);
+    return 0;
+}
+
+/* ---- Progress ------------------------------------------------------------ */
+
+static void progress_draw(struct sweep_progress *p, double now)
+{
+    size_t ran = p->done - p->skipped, left = p->total - p->done;
+    double rate = (double)ran / (now - p->start > 1e-9 ? now - p->start
+                                                       : 1e-9);
+    long eta = (long)((double)left / (rate > 0 ? rate : 1) + 0.5);
+    fprintf(stderr, "\rhetsim sweep: %zu/%zu cells done", p->done, p->total);
+    if (p->skipped)
+        fprintf(stderr, " (%zu before)", p->skipped);
+    if (p->failed)
+        fprintf(stderr, ", %zu failed", p->failed);
+    fprintf(stderr, ", %.1f cells/s, ETA %ld:%02ld:%02ld ", rate, eta / 3600,
+            eta / 60 % 60, eta % 60);
+    p->last = now;
+}
+
+void sweep_progress_step(struct sweep_progress *p, int failed)
+{
+    p->done++;
+    p->failed += failed != 0;
+    double now = cli_clock();
+    if (p->show && (now - p->last >= 0.25 || p->done == p->total))
+        progress_draw(p, now);
+}
+
+void sweep_progress_end(struct sweep_progress *p)
+{
+    if (!p->show)
+        return;
+    if (p->done == p->skipped) /* nothing ran: say so once */
+        progress_draw(p, cli_clock());
+    fputc('\n', stderr);
+}
+
+/* ---- Running the cells here -------------------------------------------- */
+
+/* Starts STEP of cell K (tag 2K + STEP); 0, or -1 after a message. */
+static int start_step(struct cli_pool *pool, const struct sweep_spec *s,
+                      const char *out, const struct sweep_cell *cells,
+                      size_t k, int step)
+{
+    static const char *args[SWEEP_MAX_ARGS];
+    static char buf[SWEEP_ARGBUF];
+    if (step == sweep_cell_first_step(s, &cells[k]) &&
+        sweep_cell_prepare(s, out, &cells[k]) != 0) {
+        cli_error("%s/cells/%s: %s", out, cells[k].id, strerror(errno));
+        return -1;
+    }
+    if (sweep_cell_argv(s, out, &cells[k], step, args, buf) != 0) {
+        cli_error("cell %s: its command line is too long (shorter paths?)",
+                  cells[k].id);
+        return -1;
+    }
+    if (cli_pool_spawn(pool, args, 2 * k + (size_t)step) != 0) {
+        cli_error("cell %s: cannot start `hetsim`: %s", cells[k].id,
+                  strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The end of STEP of cell K, as the pool reported it in D: starts the
+ * cell's next step, or tells SRC how the cell went. Returns the cell's
+ * outcome so far: 0 ok (or still running), -1 failed. */
+static int step_done(struct cli_pool *pool, const struct sweep_spec *s,
+                     const char *out, const struct sweep_cell *cells,
+                     const struct cli_pool_done *d,
+                     const struct sweep_source *src)
+{
+    size_t k = d->tag / 2;
+    int step = (int)(d->tag % 2), ok = cli_pool_ok(d);
+    if (ok && step == 0 && start_step(pool, s, out, cells, k, 1) == 0)
+        return 0;
+    if (!ok) {
+        char what[64];
+        snprintf(what, sizeof what, "cell %s", cells[k].id);
+        cli_pool_report(what, step ? "run" : "trace generate", d);
+    }
+    ok = ok && step == 1;
+    src->done(src->ctx, k, ok);
+    return ok ? 0 : -1;
+}
+
+int sweep_run_cells(const struct sweep_spec *s, const char *out,
+                    const struct sweep_cell *cells, long jobs,
+                    const struct sweep_source *src)
+{
+    struct cli_pool *pool = cli_pool_create((size_t)jobs);
+    if (!pool) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    int rc = CLI_OK, exhausted = 0;
+    while (!exhausted || cli_pool_running(pool) > 0) {
+        if (!exhausted && !cli_pool_full(pool)) {
+            long long k = src->next(src->ctx);
+            exhausted = k < 0;
+            if (k >= 0 && start_step(pool, s, out, cells, (size_t)k,
+                                     sweep_cell_first_step(
+                                         s, &cells[k])) != 0) {
+                rc = CLI_FAILURE;
+                src->done(src->ctx, (size_t)k, 0);
+            }
+            continue;
+        }
+        struct cli_pool_done d;
+        if (cli_pool_wait(pool, &d) != 0) {
+            cli_error("waitpid: %s", strerror(errno));
+            rc = CLI_FAILURE;
+            break;
+        }
+        if (step_done(pool, s, out, cells, &d, src) != 0)
+            rc = CLI_FAILURE;
+    }
+    cli_pool_destroy(pool);
+    return rc;
+}
+
+/* Cells from a list made here, with progress. */
+struct local_source {
+    const size_t *todo;
+    size_t ntodo, next;
+    struct sweep_progress *progress;
+};
+
+static long long local_next(void *ctx)
+{
+    struct local_source *l = ctx;
+    return l->next < l->ntodo ? (long long)l->todo[l->next++] : -1;
+}
+
+static void local_done(void *ctx, size_t cell, int ok)
+{
+    struct local_source *l = ctx;
+    (void)cell;
+    sweep_progress_step(l->progress, !ok);
+}
+
+/* Runs what is not done yet, here or under MPI; *AGGREGATE says whether
+ * this process writes the aggregate (every process but MPI's workers). */
+static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
+                     const struct sweep_cell *cells, size_t n, int *aggregate)
+{
+    int show = !a->quiet && (a->progress || isatty(2));
+    *aggregate = 1;
+    if (sweep_mpi_launched())
+        return sweep_mpi_run(s, a->out, cells, n, a->jobs, show, aggregate);
+    size_t *todo = malloc((n ? n : 1) * sizeof *todo), ntodo = 0;
+    if (!todo) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (!sweep_cell_done(a->out, &cells[k]))
+            todo[ntodo++] = k;
+    struct sweep_progress pr = {
+        .total = n, .done = n - ntodo, .skipped = n - ntodo,
+        .start = cli_clock(), .show = show};
+    struct local_source l = {todo, ntodo, 0, &pr};
+    struct sweep_source src = {local_next, local_done, &l};
+    int rc = sweep_run_cells(s, a->out, cells, a->jobs, &src);
+    sweep_progress_end(&pr);
+    if (pr.failed)
+        cli_error("%zu of %zu cells failed; run the same command again to "
+                  "retry them", pr.failed, n);
+    free(todo);
+    return rc;
+}
+
+int cli_sweep(int argc, char **argv)
+{
+    struct sweep_args a;
+    int rc = parse_sweep_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    static struct sweep_spec spec; /* large: keep it off the stack */
+    struct sweep_cell *cells = NULL;
+    size_t n = 0;
+    int aggregate = 0;
+    rc = sweep_spec_load(a.spec, &spec);
+    if (!rc && !(cells = sweep_cells(&spec, &n))) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+    }
+    if (!rc && cli_mkdirs(a.out) != 0) {
+        cli_error("%s: cannot create: %s", a.out, strerror(errno));
+        rc = CLI_FAILURE;
+    }
+    if (!rc)
+        rc = run_cells(&spec, &a, cells, n, &aggregate);
+    if (!rc && aggregate) {
+        rc = sweep_aggregate(&spec, a.out, cells, n);
+        if (!rc && !a.quiet)
+            printf("hetsim sweep: %zu cells; statistics over %zu seeds in "
+                   "%s/sweep.csv\n", n, spec.nseeds, a.out);
+    }
+    free(cells);
+    sweep_spec_free(&spec);
+    return rc;
+}

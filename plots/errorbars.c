@@ -1,0 +1,72 @@
+/* errorbars.c -- lines through points, each with a vertical error bar:
+ * a figure against a swept parameter, with its confidence interval. */
+#include <math.h>
+
+#include "plots_internal.h"
+
+static void put_block(struct plot_buf *b, const double *x, size_t n_x,
+                      const struct plot_series *s,
+                      const double *const *errors, size_t n_series)
+{
+    plot_buf_puts(b, "$err << EOD\n");
+    for (size_t i = 0; i < n_x; i++) {
+        plot_buf_number(b, x[i]);
+        for (size_t k = 0; k < n_series; k++) {
+            plot_buf_puts(b, " ");
+            plot_buf_number(b, s[k].values[i]);
+            plot_buf_puts(b, " ");
+            plot_buf_number(b, errors[k][i]);
+        }
+        plot_buf_puts(b, "\n");
+    }
+    plot_buf_puts(b, "EOD\n");
+}
+
+static void put_plot(struct plot_buf *b, const struct plot_series *s,
+                     size_t n_series)
+{
+    plot_buf_puts(b, "set grid\nset key outside right top\n"
+                     "set offsets graph 0.03, graph 0.03, graph 0.05, "
+                     "graph 0.05\n");
+    for (size_t k = 0; k < n_series; k++) {
+        plot_buf_puts(b, k ? ", \\\n     $err using 1:" : "plot $err using 1:");
+        plot_buf_size(b, 2 * k + 2);
+        plot_buf_puts(b, ":");
+        plot_buf_size(b, 2 * k + 3);
+        plot_buf_puts(b, " with yerrorlines title ");
+        plot_buf_series_title(b, &s[k], k);
+    }
+    plot_buf_puts(b, "\n");
+}
+
+int plot_errorbars(const struct plot_chart *chart, const double *x,
+                   size_t n_x, const struct plot_series *series,
+                   const double *const *errors, size_t n_series)
+{
+    int rc = plot_check_chart(chart, PLOT_LOG_X | PLOT_LOG_Y);
+    if (rc < 0)
+        return rc;
+    double min = -INFINITY;
+    if (!x || n_x == 0 || !errors ||
+        plot_check_values(x, n_x, chart->flags & PLOT_LOG_X ? 0 : min) < 0 ||
+        plot_check_series(series, n_series, n_x,
+                          chart->flags & PLOT_LOG_Y ? 0 : min) < 0)
+        return PLOT_EINVAL;
+    for (size_t k = 0; k < n_series; k++)
+        if (!errors[k] || plot_check_values(errors[k], n_x, min) < 0)
+            return PLOT_EINVAL;
+        else
+            for (size_t i = 0; i < n_x; i++)
+                if (errors[k][i] < 0)
+                    return PLOT_EINVAL;
+    struct plot_buf b = {0};
+    plot_script_header(&b, chart);
+    put_block(&b, x, n_x, series, errors, n_series);
+    plot_script_settings(&b, chart);
+    plot_script_png(&b, chart);
+    put_plot(&b, series, n_series);
+    plot_script_finish(&b, chart);
+    rc = plot_render(chart, &b);
+    plot_buf_free(&b);
+    return rc;
+}
