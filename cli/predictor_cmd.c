@@ -90,6 +90,22 @@ static int number_opt(const char *sub, const char *name, const char *s,
     return 0;
 }
 
+int cli_pred_check_log_target(const struct pred_table *t, const char *path,
+                              int log_target)
+{
+    for (size_t i = 0; log_target && i < t->n; i++)
+        if (!(t->y[i] > 0)) {
+            char text[160];
+            snprintf(text, sizeof text,
+                     "target '%s' is %g: --log-target needs every "
+                     "target > 0",
+                     t->target, t->y[i]);
+            cli_error_at(path, t->line[i], 0, text);
+            return CLI_BAD_INPUT;
+        }
+    return CLI_OK;
+}
+
 static int parse_option(struct pcli_args *a, const char *sub, int opt,
                         char **argv)
 {
@@ -245,6 +261,10 @@ static int train(const struct pcli_args *a)
     struct pred_error e;
     if (pred_table_read(a->data, &o, &t, &e) < 0)
         return cli_pred_error(&e);
+    if (cli_pred_check_log_target(t, a->data, a->fit.log_target) != CLI_OK) {
+        pred_table_destroy(t);
+        return CLI_BAD_INPUT;
+    }
     struct pmodel m;
     char err[512];
     double t0 = cli_clock();

@@ -62,6 +62,11 @@ struct pcli_args {
     int params_set, quiet, plots;
 };
 
+/* CLI_BAD_INPUT after `FILE:LINE: ...` when LOG_TARGET is set and a
+ * target of T (read from PATH) is not > 0; else CLI_OK. */
+int cli_pred_check_log_target(const struct pred_table *t, const char *path,
+                              int log_target);
+
 /* `hetsim predictor compare` (predictor_compare.c). */
 int cli_predictor_compare(const struct pcli_args *a);
 

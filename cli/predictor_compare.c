@@ -295,6 +295,10 @@ int cli_predictor_compare(const struct pcli_args *a)
     struct pred_error e;
     if (pred_table_read(a->data, &o, &c.t, &e) < 0)
         return cli_pred_error(&e);
+    if (cli_pred_check_log_target(c.t, a->data, a->fit.log_target)) {
+        pred_table_destroy(c.t);
+        return CLI_BAD_INPUT;
+    }
     c.schema = &c.t->schema;
     c.nsplits = c.loo ? c.t->ngroups : a->repeats;
     if (c.t->n < 10 || (c.loo && c.nsplits < 2)) {

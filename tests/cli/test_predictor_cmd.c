@@ -107,6 +107,14 @@ Test(predictor_cmd, bad_dataset_rows_exit_3_with_file_and_line)
     cr_assert_eq(run("predictor train --data bad.csv --target y --model "
                      "svm -o m"),
                  2);
+    cr_assert((f = fopen(path, "w")));
+    fputs("a,y\n1,3\n2,0\n", f);
+    fclose(f);
+    cr_assert_eq(run("predictor train --data bad.csv --target y --model "
+                     "rf --log-target -o m"),
+                 3);
+    cr_assert(strstr(err, "bad.csv:3: target 'y' is 0: --log-target"), "%s",
+              err);
     cr_assert_eq(run("predictor eval --model nothing --data bad.csv"), 3);
 }
 
