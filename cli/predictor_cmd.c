@@ -40,6 +40,8 @@ static void usage(const char *sub)
            "                        any non-numeric cell are categorical "
            "anyway)\n"
            "      --drop L          comma list of columns to ignore\n"
+           "      --keep COL=VALUE  only the rows whose COL reads VALUE (e.g. "
+           "runnable=1)\n"
            "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
            "                        eval, predict: the model file\n"
            "      --models LIST     compare: comma list of models (default "
@@ -123,6 +125,7 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
     case 'A': a->arch = optarg; break;
     case 'o': a->out = optarg; break;
     case 'L': a->leave_out = optarg; break;
+    case 'K': a->keep = optarg; break;
     case 'l': a->fit.log_target = 1; break;
     case 'q': a->quiet = 1; break;
     case 'P': a->plots = 0; break;
@@ -192,6 +195,7 @@ static int parse_args(int argc, char **argv, const char *sub,
         {"seed", required_argument, NULL, 'S'},
         {"repeats", required_argument, NULL, 'k'},
         {"leave-out", required_argument, NULL, 'L'},
+        {"keep", required_argument, NULL, 'K'},
         {"max-depth", required_argument, NULL, 'x'},
         {"eta", required_argument, NULL, 'e'},
         {"rounds", required_argument, NULL, 'r'},
@@ -256,7 +260,10 @@ static int train(const struct pcli_args *a)
             s.params.lambda = p->lambda;
         s.params_set = 1;
     }
-    struct pred_table_opts o = {a->target, a->categorical, a->drop, NULL, NULL};
+    struct pred_table_opts o = {.target = a->target,
+                                .categorical = a->categorical,
+                                .drop = a->drop,
+                                .keep = a->keep};
     struct pred_table *t;
     struct pred_error e;
     if (pred_table_read(a->data, &o, &t, &e) < 0)
@@ -303,8 +310,9 @@ static int load_for_use(const struct pcli_args *a, int need_target,
                                "the model file "
                                "names no target: give --target COLUMN");
     }
-    struct pred_table_opts o = {need_target ? col : NULL, NULL, NULL, NULL,
-                                pmodel_schema(m)};
+    struct pred_table_opts o = {.target = need_target ? col : NULL,
+                                .keep = a->keep,
+                                .schema = pmodel_schema(m)};
     struct pred_error e;
     int rc =
         pred_table_read(a->data, &o, t, &e) < 0 ? cli_pred_error(&e) : CLI_OK;

@@ -55,7 +55,7 @@ void pmodel_free(struct pmodel *m);
 /* The command line of every predictor command. */
 struct pcli_args {
     const char *data, *target, *categorical, *drop, *model, *models;
-    const char *arch, *out, *leave_out;
+    const char *arch, *out, *leave_out, *keep;
     unsigned long repeats;
     struct pmodel_fit fit;
     struct pred_base_params params; /* train: hyper-parameters given */

@@ -290,8 +290,11 @@ int cli_predictor_compare(const struct pcli_args *a)
     int rc = parse_models(&c, a);
     if (rc != CLI_OK)
         return rc;
-    struct pred_table_opts o = {a->target, a->categorical, a->drop,
-                                a->leave_out, NULL};
+    struct pred_table_opts o = {.target = a->target,
+                                .categorical = a->categorical,
+                                .drop = a->drop,
+                                .group = a->leave_out,
+                                .keep = a->keep};
     struct pred_error e;
     if (pred_table_read(a->data, &o, &c.t, &e) < 0)
         return cli_pred_error(&e);
