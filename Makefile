@@ -16,7 +16,9 @@ PACKAGES = cmake make gcc pkg-config libc6-dev \
            libgsl-dev libcjson-dev gnuplot-nox libcriterion-dev \
            libopenblas-dev libxgboost-dev \
            libopenmpi-dev openmpi-bin \
-           libglpk-dev
+           libglpk-dev zlib1g-dev chromium
+# the pod generator of `make bench` (traces/alibaba2023/synth.py)
+PACKAGES += python3
 # and for `make fuzz` (libFuzzer comes with clang's runtime)
 FUZZ_PACKAGES = clang libclang-rt-14-dev
 

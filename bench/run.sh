@@ -120,3 +120,13 @@ awk -v wall0="$start" -v wall1="$end" \
     -v pre="$(val "$work/out-gavel/summary.json" preemptions_total)" 'BEGIN {
   printf "   simulate %.3f s, whole command %.3f s; about %.0f rounds, %.0f preemptions\n",
     sim, wall1 - wall0, span / 360, pre }'
+
+echo
+echo "== hetsim pack: fgd, best-fit, dot-product on 8,000 pods x 1,500 nodes"
+echo "   (traces/alibaba2023/synth.py --pods 8000 --nodes 1500, seed 1)"
+python3 "$here/../traces/alibaba2023/synth.py" --pods 8000 --nodes 1500 \
+  "$work/pods.csv" "$work/nodes.csv"
+"$hetsim" pack --no-plots --trace "$work/pods.csv" \
+  --cluster "alibaba2023:$work/nodes.csv" \
+  --placements fgd,best-fit,dot-product --out "$work/pack" 2>&1 >/dev/null |
+  sed 's/^/   /'

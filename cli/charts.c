@@ -1,6 +1,6 @@
 /* charts.c -- the charts of one run, drawn through the plots module:
  * JCT CDF, queue length and busy GPUs per type over time, utilization per
- * type. The plots module sees only arrays; this file turns results into
+ * type, and the Gantt chart of small runs (gantt.c). The plots module sees only arrays; this file turns results into
  * them. */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@ void cli_series_free(struct cli_series *ts)
 {
     for (size_t k = 0; k < ts->ncols; k++)
         free(ts->col[k]);
+    free(ts->piece);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -43,8 +44,7 @@ int cli_series_add(struct cli_series *ts, double time, int32_t queued,
     return 0;
 }
 
-/* Reports a chart's failure once; a missing gnuplot only once in all. */
-static int check(int rc, const char *name)
+int cli_chart_check(int rc, const char *name)
 {
     if (rc == 0)
         return 0;
@@ -63,7 +63,7 @@ static int jct_chart(const char *dir, const char *title, const struct sim *s)
 {
     double *jct = malloc((sim_njobs(s) + 1) * sizeof *jct);
     if (!jct)
-        return check(PLOT_ENOMEM, "jct_cdf");
+        return cli_chart_check(PLOT_ENOMEM, "jct_cdf");
     size_t n = 0;
     for (size_t i = 0; i < sim_njobs(s); i++) {
         const struct sim_job *j = sim_job(s, (uint32_t)i);
@@ -78,7 +78,7 @@ static int jct_chart(const char *dir, const char *title, const struct sim *s)
                                 .ylabel = "fraction of jobs",
                                 .flags = PLOT_LOG_X};
         struct plot_series ser = {"JCT", jct, n};
-        rc = check(plot_cdf(&ch, &ser, 1), "jct_cdf");
+        rc = cli_chart_check(plot_cdf(&ch, &ser, 1), "jct_cdf");
     }
     free(jct);
     return rc;
@@ -100,14 +100,14 @@ static int time_charts(const char *dir, const char *title,
     struct plot_chart ch = {.dir = dir, .name = "queue", .title = title,
                             .xlabel = xlabel, .ylabel = "queued jobs"};
     struct plot_series q = {"queued jobs", ts->col[1], ts->n};
-    int rc = check(plot_steps(&ch, ts->col[0], ts->n, &q, 1), "queue");
+    int rc = cli_chart_check(plot_steps(&ch, ts->col[0], ts->n, &q, 1), "queue");
     struct plot_series busy[SIM_MAX_GPU_TYPES];
     for (int32_t t = 0; t < c->ntypes; t++)
         busy[t] = (struct plot_series){c->types[t].name, ts->col[2 + t],
                                        ts->n};
     ch.name = "busy_gpus";
     ch.ylabel = "busy GPUs";
-    rc |= check(plot_steps(&ch, ts->col[0], ts->n, busy,
+    rc |= cli_chart_check(plot_steps(&ch, ts->col[0], ts->n, busy,
                            (size_t)c->ntypes), "busy_gpus");
     return rc;
 }
@@ -127,18 +127,24 @@ static int utilization_chart(const char *dir, const char *title,
     struct plot_chart ch = {.dir = dir, .name = "utilization", .title = title,
                             .ylabel = "busy GPU-time / available (%)"};
     struct plot_series ser = {"utilization", pct, (size_t)c->ntypes + 1};
-    return check(plot_bars(&ch, names, (size_t)c->ntypes + 1, &ser, 1),
+    return cli_chart_check(plot_bars(&ch, names, (size_t)c->ntypes + 1, &ser, 1),
                  "utilization");
 }
 
 int cli_draw_charts(const struct run_config *cfg, const struct cluster *c,
-                    const struct sim *s, const struct sim_summary *m,
-                    struct cli_series *ts)
+                    const struct sim *s, const struct trace *t,
+                    const struct sim_summary *m, struct cli_series *ts)
 {
     char title[256];
     snprintf(title, sizeof title, "%s on %s", cfg->policy, c->name);
     int rc = jct_chart(cfg->out, title, s);
     rc |= time_charts(cfg->out, title, c, ts);
     rc |= utilization_chart(cfg->out, title, c, m);
+    if (ts->gantt)
+        rc |= cli_chart_check(cli_draw_gantt(cfg->out, title, c, s, t, ts),
+                              "gantt");
+    else if (!cfg->quiet)
+        fprintf(stderr, "hetsim: note: no Gantt chart: %zu jobs, more than "
+                "the %d it is drawn for\n", sim_njobs(s), CLI_GANTT_MAX_JOBS);
     return rc;
 }

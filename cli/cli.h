@@ -29,6 +29,10 @@ int cli_compare(int argc, char **argv);
  * train|eval|predict|compare` (predictor_cmd.c). */
 int cli_dataset(int argc, char **argv);
 int cli_predictor(int argc, char **argv);
+/* `hetsim pack`: FGD's packing experiment on shared GPUs (pack.c). */
+int cli_pack(int argc, char **argv);
+/* `hetsim share`: a replay with shared GPUs (share_cmd.c). */
+int cli_share(int argc, char **argv);
 /* `hetsim sweep`: a cross product of runs, statistics over seeds
  * (sweep.c); `hetsim check`: figures against a golden file (check.c). */
 int cli_sweep(int argc, char **argv);
@@ -93,6 +97,10 @@ struct run_config {
     char opt_buf[CLI_MAX_POLICY_OPTS][256];
     size_t nopts;
 };
+
+/* Whether a --policy NAME names a plugin to load: it holds a '/' or ends
+ * in ".so" (run.c). */
+int cli_policy_is_plugin(const char *name);
 
 /* Parses --placement RULE[,mem-aware[:MARGIN]] into CFG; 0 or CLI_USAGE
  * after a message. */
@@ -183,23 +191,49 @@ int cli_read_summary(const char *dir, const char *const *keys, size_t n,
 
 /* ---- Charts of a run (charts.c) ----------------------------------------- */
 
+/* Gantt charts are drawn for runs of at most this many jobs. */
+#define CLI_GANTT_MAX_JOBS 300
+
+/* One piece of one run of a job, for the Gantt chart (gantt.c). */
+struct cli_run_piece {
+    uint32_t job;
+    int32_t node, gpus;
+    double start, end;
+};
+
 /* The timeline kept in memory for charts: col[0] time, col[1] queued jobs,
- * col[2 + t] busy GPUs of type t. */
+ * col[2 + t] busy GPUs of type t; and, for the Gantt chart, the pieces of
+ * every run (collected only when gantt is set). */
 struct cli_series {
     double *col[2 + SIM_MAX_GPU_TYPES]; /* (cap) each */
     size_t ncols, n, cap;
+    int gantt;                   /* collect pieces */
+    int pieces_oom;
+    struct cli_run_piece *piece; /* (npieces) */
+    size_t npieces, pieces_cap;
 };
+/* A sim_ran_fn (sim_on_run_end) that appends to the cli_series CTX. */
+void cli_series_ran(void *ctx, uint32_t job, int32_t node, int32_t gpus,
+                    double start, double end);
+/* Draws DIR/gantt from TS's pieces (gantt.c); returns as plot_gantt. */
+int cli_draw_gantt(const char *dir, const char *title, const struct cluster *c,
+                   const struct sim *s, const struct trace *t,
+                   const struct cli_series *ts);
 int cli_series_init(struct cli_series *ts, int32_t ntypes);
 int cli_series_add(struct cli_series *ts, double time, int32_t queued,
                    const int32_t *busy_by_type);
 void cli_series_free(struct cli_series *ts);
 
-/* Draws jct_cdf, queue, busy_gpus and utilization (.gp, .png, .svg) into
- * cfg->out. Warns about what failed; 0 when all were drawn or gnuplot is
- * missing, -1 otherwise. May rescale ts's time column. */
+/* Draws jct_cdf, queue, busy_gpus, utilization and, when TS collected
+ * pieces, gantt (.gp, .png, .svg) into cfg->out. Warns about what failed;
+ * 0 when all were drawn or gnuplot is missing, -1 otherwise. May rescale
+ * ts's time column. */
 int cli_draw_charts(const struct run_config *cfg, const struct cluster *c,
-                    const struct sim *s, const struct sim_summary *m,
-                    struct cli_series *ts);
+                    const struct sim *s, const struct trace *t,
+                    const struct sim_summary *m, struct cli_series *ts);
+/* Warns about chart NAME's failure RC (a missing gnuplot once in all);
+ * 0 when RC is 0 or PLOT_ENOGNUPLOT, -1 otherwise. */
+int cli_chart_check(int rc, const char *name);
 
 /* Writes cfg->out/report.html (report.c): one self-contained page with the
  * inputs, the figures of M, the charts already drawn into cfg->out (their

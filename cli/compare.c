@@ -14,15 +14,6 @@
 #include "procpool.h"
 
 #define CMP_CMD "hetsim compare"
-struct cmp_options {
-    const char *trace, *cluster, *estimates, *throughputs, *format, *seed;
-    const char *out;
-    long jobs;
-    const char *policy[CMP_MAX_POLICIES];
-    size_t npolicies;
-    char list[4096];
-};
-
 
 static void compare_usage(void)
 {
@@ -35,7 +26,10 @@ static void compare_usage(void)
         "  -c, --cluster C       a cluster JSON file or a built-in name "
         "(`hetsim clusters`)\n"
         "  -p, --policies LIST   comma-separated policies (`hetsim "
-        "policies`), at most %d\n"
+        "policies`), at most %d;\n"
+        "                        a plugin path (with a '/' or ending in "
+        ".so) is named\n"
+        "                        by its file name\n"
         "  -o, --out DIR         results folder; created if missing\n"
         "  -E, --estimates E     passed to every run: none, oracle, trace, "
         "noisy:SIGMA\n"
@@ -50,14 +44,18 @@ static void compare_usage(void)
         "median, p95,\n"
         "                        p99 JCT, makespan, avg wait, GPU "
         "utilization, preemptions\n"
+        "  report.html           one self-contained page: inputs, the "
+        "table, every\n"
+        "                        chart with a caption, the command that "
+        "redoes it\n"
         "  jct_cdf, jct_bars, makespan, utilization (.gp, .png, .svg): "
         "charts; the\n"
-        "                        utilization of each policy is its busy "
-        "GPUs, sampled at\n"
-        "                        %d evenly spaced times over [0, the "
-        "longest makespan]\n"
-        "                        (the value holding at each time), over "
-        "its total GPUs\n"
+        "                        utilization of each policy is the most "
+        "GPUs it had\n"
+        "                        busy from each of %d evenly spaced times "
+        "over [0, the\n"
+        "                        longest makespan] to the next, over its "
+        "total GPUs\n"
         "and prints compare.csv as a table. A run that fails is reported "
         "with its\nexit code and messages; the others still run, and the "
         "exit code is 1.\n\n"
@@ -79,7 +77,11 @@ static int add_policies(struct cmp_options *o, const char *arg)
         next = strchr(p, ',');
         if (next)
             *next++ = '\0';
-        if (!pol_find(p)) {
+        /* A plugin is checked by its run, which says what is wrong. */
+        int plugin = !pol_find(p) && cli_policy_is_plugin(p);
+        const char *label = plugin && strrchr(p, '/') ? strrchr(p, '/') + 1
+                                                      : p;
+        if (!pol_find(p) && (!plugin || !label[0] || label[0] == '.')) {
             char names[512] = "";
             for (size_t i = 0; pol_at(i); i++) {
                 size_t len = strlen(names);
@@ -90,12 +92,13 @@ static int add_policies(struct cmp_options *o, const char *arg)
                                    "from: %s)", p, names);
         }
         for (size_t i = 0; i < o->npolicies; i++)
-            if (strcmp(o->policy[i], p) == 0)
+            if (strcmp(o->label[i], label) == 0)
                 return cli_usage_error(CMP_CMD, "policy '%s' listed twice",
-                                       p);
+                                       label);
         if (o->npolicies == CMP_MAX_POLICIES)
             return cli_usage_error(CMP_CMD, "at most %d policies",
                                    CMP_MAX_POLICIES);
+        o->label[o->npolicies] = label;
         o->policy[o->npolicies++] = p;
     }
     return 0;
@@ -136,6 +139,8 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
     };
     memset(o, 0, sizeof *o);
     o->jobs = 1;
+    o->argc = argc;
+    o->argv = argv;
     int opt, rc;
     optind = 1;
     opterr = 0;
@@ -181,7 +186,7 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
 static void run_args(const struct cmp_options *o, size_t k, char *out,
                      size_t out_cap, const char **args)
 {
-    snprintf(out, out_cap, "%s/%s", o->out, o->policy[k]);
+    snprintf(out, out_cap, "%s/%s", o->out, o->label[k]);
     const char *head[] = {"hetsim", "run", "-q", "--trace", o->trace,
                           "--cluster", o->cluster, "--policy",
                           o->policy[k], "--out", out};
@@ -215,7 +220,7 @@ static int run_all(const struct cmp_options *o, struct cmp_policy *res)
             run_args(o, next, out, sizeof out, args);
             if (cli_pool_spawn(pool, args, next) != 0) {
                 cli_error("policy %s: cannot start `hetsim run`: %s",
-                          o->policy[next], strerror(errno));
+                          o->label[next], strerror(errno));
                 rc = CLI_FAILURE;
             }
             next++;
@@ -228,7 +233,7 @@ static int run_all(const struct cmp_options *o, struct cmp_policy *res)
             break;
         }
         char what[256];
-        snprintf(what, sizeof what, "policy %s", o->policy[d.tag]);
+        snprintf(what, sizeof what, "policy %s", o->label[d.tag]);
         if (cli_pool_ok(&d))
             res[d.tag].ran = 1;
         else {
@@ -390,7 +395,7 @@ int cli_compare(int argc, char **argv)
     struct cmp_policy res[CMP_MAX_POLICIES];
     memset(res, 0, sizeof res);
     for (size_t k = 0; k < o.npolicies; k++)
-        res[k].name = o.policy[k];
+        res[k].name = o.label[k];
     rc = run_all(&o, res);
     int nread = 0;
     for (size_t k = 0; k < o.npolicies; k++)
@@ -402,6 +407,8 @@ int cli_compare(int argc, char **argv)
     if (nread && cmp_write_csv(o.out, res, o.npolicies) != CLI_OK)
         rc = CLI_FAILURE;
     if (nread && cmp_draw_charts(o.out, res, o.npolicies) != 0)
+        rc = CLI_FAILURE;
+    if (nread && cmp_write_report(&o, res) != 0)
         rc = CLI_FAILURE;
     if (nread)
         cmp_print_table(res, o.npolicies);

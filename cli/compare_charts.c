@@ -72,25 +72,11 @@ void cmp_print_table(const struct cmp_policy *r, size_t n)
     }
 }
 
-/* Reports a chart's failure; a missing gnuplot only once. 0 or -1. */
-static int chart_check(int rc, const char *name)
-{
-    if (rc == 0)
-        return 0;
-    if (rc == PLOT_ENOGNUPLOT) {
-        if (plot_should_report_missing_gnuplot())
-            cli_warn("gnuplot not found: wrote the chart scripts (*.gp) "
-                     "but no images");
-        return 0;
-    }
-    cli_warn("chart %s: %s", name, plot_strerror(rc));
-    return -1;
-}
-
-/* The utilization chart: each policy's busy_gpus at CMP_GRID evenly
- * spaced times over [0, longest makespan], the value holding at each time
- * being that of the last timeline row at or before it (0 before the
- * first), over the policy's total GPUs, in percent. */
+/* The utilization chart: [0, longest makespan] cut at CMP_GRID evenly
+ * spaced times; each point holds the most GPUs the policy had busy from
+ * its time until the next (the value held then, or any timeline row
+ * before the next), over its total GPUs, in percent. The maximum, as in
+ * plot_steps, so that no peak between two points is lost. */
 static int utilization_chart(const char *dir, const struct cmp_policy *r,
                              size_t n, struct plot_series *ser, double *buf)
 {
@@ -105,20 +91,24 @@ static int utilization_chart(const char *dir, const struct cmp_policy *r,
         x[i] = end * (double)i / (CMP_GRID - 1);
     for (size_t k = 0; k < n; k++) {
         const struct cmp_policy *p = &r[k];
-        double *y = buf + k * CMP_GRID;
+        double *y = buf + k * CMP_GRID, held = 0;
         size_t j = 0;
         for (size_t i = 0; i < CMP_GRID; i++) {
             while (j < p->ntl && p->tl_time[j] <= x[i])
-                j++;
-            double busy = j ? p->tl_busy[j - 1] : 0;
-            y[i] = p->total_gpus > 0 ? 100 * busy / p->total_gpus : 0;
+                held = p->tl_busy[j++];
+            double top = held, next = i + 1 < CMP_GRID ? x[i + 1] : x[i];
+            for (size_t m = j; m < p->ntl && p->tl_time[m] < next; m++)
+                top = top > p->tl_busy[m] ? top : p->tl_busy[m];
+            y[i] = p->total_gpus > 0 ? 100 * top / p->total_gpus : 0;
         }
         ser[k] = (struct plot_series){p->name, y, CMP_GRID};
     }
+    /* Past four policies, overlaid lines tangle: a panel each. */
     struct plot_chart ch = {.dir = dir, .name = "utilization",
                             .title = "GPU utilization over time",
-                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)"};
-    return chart_check(plot_steps(&ch, x, CMP_GRID, ser, n), "utilization");
+                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)",
+                            .flags = n > 4 ? PLOT_PANELS : 0};
+    return cli_chart_check(plot_steps(&ch, x, CMP_GRID, ser, n), "utilization");
 }
 
 int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
@@ -155,17 +145,17 @@ int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
                             .xlabel = "JCT (s)", .ylabel = "fraction of jobs",
                             .flags = PLOT_LOG_X};
     if (ncdf)
-        rc |= chart_check(plot_cdf(&ch, cdf, ncdf), "jct_cdf");
+        rc |= cli_chart_check(plot_cdf(&ch, cdf, ncdf), "jct_cdf");
     struct plot_series bars[2] = {{"average", avg, n}, {"p99", p99, n}};
     ch = (struct plot_chart){.dir = dir, .name = "jct_bars",
                              .title = "Job completion time by policy",
                              .ylabel = "JCT (s)"};
-    rc |= chart_check(plot_bars(&ch, names, n, bars, 2), "jct_bars");
+    rc |= cli_chart_check(plot_bars(&ch, names, n, bars, 2), "jct_bars");
     bars[0] = (struct plot_series){"makespan", makespan, n};
     ch = (struct plot_chart){.dir = dir, .name = "makespan",
                              .title = "Makespan by policy",
                              .ylabel = "makespan (s)"};
-    rc |= chart_check(plot_bars(&ch, names, n, bars, 1), "makespan");
+    rc |= cli_chart_check(plot_bars(&ch, names, n, bars, 1), "makespan");
     double *buf = malloc((n + 1) * CMP_GRID * sizeof *buf);
     if (!buf) {
         cli_error("out of memory");

@@ -7,6 +7,20 @@
 #define CMP_MAX_POLICIES 32
 #define CMP_GRID 500 /* points of the common time grid of the utilization */
 
+/* The command line of `hetsim compare`. */
+struct cmp_options {
+    const char *trace, *cluster, *estimates, *throughputs, *format, *seed;
+    const char *out;
+    long jobs;
+    const char *policy[CMP_MAX_POLICIES]; /* as given to --policy */
+    const char *label[CMP_MAX_POLICIES];  /* its folder and name in the
+                                             table: a plugin's file name */
+    size_t npolicies;
+    char list[4096];
+    int argc;    /* "compare" and its arguments, for the report */
+    char **argv;
+};
+
 /* Columns of compare.csv after the policy, in the order of summary.json's
  * keys read into struct cmp_policy.v. */
 extern const char *const cmp_keys[]; /* CMP_NKEYS */
@@ -32,5 +46,10 @@ struct cmp_policy {
 int cmp_write_csv(const char *dir, const struct cmp_policy *r, size_t n);
 void cmp_print_table(const struct cmp_policy *r, size_t n);
 int cmp_draw_charts(const char *dir, const struct cmp_policy *r, size_t n);
+
+/* DIR/report.html (compare_report.c) for the policies of R (o->npolicies
+ * of them; only those read), with the charts already drawn into o->out. 0,
+ * or -1 after a message. */
+int cmp_write_report(const struct cmp_options *o, const struct cmp_policy *r);
 
 #endif

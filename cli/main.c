@@ -22,6 +22,8 @@ static const struct command commands[] = {
     {"predictor", cli_predictor, "train, evaluate and compare resource predictors"},
     {"sweep", cli_sweep, "run a cross product of experiments over seeds"},
     {"check", cli_check, "compare results with a golden file (for CI)"},
+    {"pack", cli_pack, "fill a cluster with GPU-sharing pods; fragmentation"},
+    {"share", cli_share, "replay a trace with GPUs shared by fractional jobs"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -34,7 +34,7 @@ static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
 {
     struct timeline *tl = ctx;
-    char line[64 + 12 * SIM_MAX_GPU_TYPES];
+    char line[96 + 12 * SIM_MAX_GPU_TYPES];
     char *p = cli_put_double(line, time);
     *p++ = ',';
     p = cli_put_int(p, queued);
@@ -44,6 +44,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
         *p++ = ',';
         p = cli_put_int(p, busy_by_type[t]);
     }
+    *p++ = ',';
+    p = cli_put_double(p, sim_frag_gpus(tl->s));
     *p++ = '\n';
     fwrite(line, 1, (size_t)(p - line), tl->f);
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
@@ -160,6 +162,14 @@ static cJSON *summary_json(const struct run_config *cfg,
     cli_json_number(o, "avg_wait_s", m->avg_wait_s);
     cli_json_number(o, "avg_slowdown", m->avg_slowdown);
     cli_json_number(o, "gpu_utilization", m->gpu_utilization);
+    /* Whole GPUs, no co-location: the busy time that did job work. */
+    cli_json_number(o, "effective_utilization",
+                    m->makespan_s > 0
+                        ? (m->busy_gpu_s - m->overhead_gpu_s -
+                           m->wasted_gpu_s) /
+                              (c->total_gpus * m->makespan_s)
+                        : 0);
+    cli_json_number(o, "frag_rate_mean", m->frag_rate_mean);
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
     for (int32_t g = 0; by_type && g < c->ntypes; g++)
         cli_json_number(by_type, c->types[g].name, m->utilization_by_type[g]);
@@ -226,9 +236,11 @@ static void print_table(const struct run_config *cfg,
                "preemptions", (unsigned long long)m->preemptions_total,
                m->overhead_gpu_s);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
-    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s\n",
+    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
-                                  "utilization.png" : "");
+                                  "utilization.png" : "",
+           cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
+               " gantt.png" : "");
     if (cfg->report)
         printf("report: %s/report.html\n", cfg->out);
 }
@@ -362,7 +374,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     fputs("time,queued,busy_gpus", tf);
     for (int32_t g = 0; g < c->ntypes; g++)
         fprintf(tf, ",busy_%s", c->types[g].name);
-    fputc('\n', tf);
+    fputs(",frag_gpus\n", tf);
     char why[512] = "";
     struct pol_config pc = {
         .cluster = c, .placement = (enum pol_placement)cfg->placement,
@@ -381,6 +393,8 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     int rc = bind_policy(cfg, ops, w, &pc, &hooks);
     if (rc == CLI_OK) {
         struct sim_observer obs = {&tl, timeline_change};
+        if (keep && keep->gantt)
+            sim_on_run_end(s, cli_series_ran, keep);
         struct sim_error err = {0};
         double t0 = cli_clock();
         int src = sim_run(s, &hooks, &obs, &err);
@@ -391,7 +405,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         if (src) {
             cli_error("%s", err.text[0] ? err.text : sim_strerror(src));
             rc = CLI_FAILURE;
-        } else if (tl.oom) {
+        } else if (tl.oom || (keep && keep->pieces_oom)) {
             cli_error("out of memory");
             rc = CLI_FAILURE;
         }
@@ -415,6 +429,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
     struct cli_atomic out[OUT_FILES] = {0};
     struct cli_series series;
     cli_series_init(&series, c->ntypes);
+    series.gantt = sim_njobs(s) <= CLI_GANTT_MAX_JOBS;
     int rc = CLI_OK, opened = 0;
     for (; opened < OUT_FILES; opened++) {
         if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
@@ -449,7 +464,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
         }
     }
     opened = 0;
-    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, &m, &series) != 0)
+    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, t, &m, &series) != 0)
         rc = CLI_FAILURE;
     if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
         rc = CLI_FAILURE;

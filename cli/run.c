@@ -63,9 +63,12 @@ static void run_usage(void)
         "  -s, --seed N          seed of every random choice (default 1)\n"
         "      --plots           also draw charts with gnuplot: JCT CDF, "
         "queue length,\n"
-        "                        busy GPUs per type over time, utilization "
-        "(.png, .svg,\n"
-        "                        and the .gp script that redraws them)\n"
+        "                        busy GPUs per type over time, utilization, "
+        "and for\n"
+        "                        traces of at most 300 jobs a Gantt chart of "
+        "jobs on\n"
+        "                        GPUs (.png, .svg, and the .gp script that "
+        "redraws them)\n"
         "      --report          also write DIR/report.html: one self-contained "
         "page with\n"
         "                        the inputs, the summary, every chart and the "
@@ -78,8 +81,9 @@ static void run_usage(void)
         "utilization, ...\n"
         "  DIR/jobs.csv       one row per job: submit, start, finish, JCT, "
         "wait, GPUs\n"
-        "  DIR/timeline.csv   queued jobs and busy GPUs (total, per type) "
-        "at each change\n"
+        "  DIR/timeline.csv   queued jobs, busy GPUs (total, per type) "
+        "and fragmented\n"
+        "                     GPUs (FGD) at each change\n"
         "  DIR/perf.json      how the run went on this machine (wall "
         "times, memory)\n"
         "The same inputs and seed give byte-identical summary.json, "
@@ -382,6 +386,12 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
     return 0;
 }
 
+int cli_policy_is_plugin(const char *name)
+{
+    size_t len = strlen(name);
+    return strchr(name, '/') || (len > 3 && strcmp(name + len - 3, ".so") == 0);
+}
+
 int cli_run(int argc, char **argv)
 {
     static struct run_config cfg; /* large: keep it off the stack */
@@ -391,9 +401,7 @@ int cli_run(int argc, char **argv)
     cfg.argc = argc;
     cfg.argv = argv;
     const struct pol_ops *ops = pol_find(cfg.policy);
-    size_t plen = strlen(cfg.policy);
-    if (!ops && (strchr(cfg.policy, '/') ||
-                 (plen > 3 && strcmp(cfg.policy + plen - 3, ".so") == 0))) {
+    if (!ops && cli_policy_is_plugin(cfg.policy)) {
         char why[1024];
         if (pol_load_plugin(cfg.policy, &ops, why, sizeof why) != 0) {
             cli_error("%s", why);

@@ -31,13 +31,7 @@ static void put_xtics(struct plot_buf *b, const char *const *categories,
     for (size_t c = 0; c < n_categories; c++) {
         if (c)
             plot_buf_puts(b, ", ");
-        if (categories && categories[c]) {
-            plot_buf_text(b, categories[c]);
-        } else {
-            plot_buf_puts(b, "'");
-            plot_buf_size(b, c);
-            plot_buf_puts(b, "'");
-        }
+        plot_buf_name(b, categories ? categories[c] : NULL, c);
         plot_buf_puts(b, " ");
         plot_buf_size(b, c);
     }
@@ -51,17 +45,24 @@ static void put_style(struct plot_buf *b, const struct plot_series *s,
                       size_t n_series)
 {
     plot_buf_puts(b, "set grid noxtics ytics\n"
-                     "set key outside right top\n"
+                     "set key outside right top Left reverse\n"
                      "set style data histograms\n"
                      "set style histogram clustered gap 1\n"
                      "set style fill solid 0.85 border -1\n");
-    int non_negative = 1;
+    if (n_series == 1) /* the axis label says what it is */
+        plot_buf_puts(b, "unset key\n");
+    int non_negative = 1, all_zero = 1;
     for (size_t k = 0; k < n_series; k++)
-        for (size_t c = 0; c < s[k].n; c++)
+        for (size_t c = 0; c < s[k].n; c++) {
             non_negative = non_negative && s[k].values[c] >= 0;
+            all_zero = all_zero && s[k].values[c] == 0;
+        }
     /* Headroom so that no bar ends on the border; bars that all start at
-     * 0 keep the axis at 0. */
-    if (non_negative)
+     * 0 keep the axis at 0; all zero, [0:1] rather than gnuplot's warning
+     * about an empty range. */
+    if (all_zero)
+        plot_buf_puts(b, "set yrange [0:1]\n");
+    else if (non_negative)
         plot_buf_puts(b, "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n");
     else
         plot_buf_puts(b, "set offsets 0, 0, graph 0.05, graph 0.05\n");
@@ -73,6 +74,7 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
     for (size_t k = 0; k < n_series; k++) {
         plot_buf_puts(b, k ? ", \\\n     $bars using " : "plot $bars using ");
         plot_buf_size(b, k + 2);
+        plot_script_fill_colour(b, k);
         plot_buf_puts(b, " title ");
         plot_buf_series_title(b, &s[k], k);
     }

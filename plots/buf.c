@@ -63,6 +63,12 @@ void plot_buf_number(struct plot_buf *b, double v)
      * readable (0.1, not 0.10000000000000001) and still holds v exactly. */
     char tmp[40];
     int n = 0;
+    if (v == (double)(long long)v && v > -1e15 && v < 1e15) {
+        /* Whole numbers in full: 130, not 1.3e+02. */
+        n = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+        buf_putn(b, tmp, (size_t)n);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
         if (strtod(tmp, NULL) == v)
@@ -102,4 +108,15 @@ void plot_buf_series_title(struct plot_buf *b, const struct plot_series *s,
         plot_buf_puts(b, "'");
     }
     plot_buf_puts(b, " noenhanced");
+}
+
+void plot_buf_name(struct plot_buf *b, const char *s, size_t k)
+{
+    if (s) {
+        plot_buf_text(b, s);
+    } else {
+        plot_buf_puts(b, "'");
+        plot_buf_size(b, k);
+        plot_buf_puts(b, "'");
+    }
 }

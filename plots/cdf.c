@@ -80,7 +80,9 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
     for (size_t k = 0; k < n_series; k++) {
         plot_buf_puts(b, k ? ", \\\n     $cdf" : "plot $cdf");
         plot_buf_size(b, k);
-        plot_buf_puts(b, " using 1:2 with steps lw 2 title ");
+        plot_buf_puts(b, " using 1:2 with steps lw 2");
+        plot_script_line_style(b, k);
+        plot_buf_puts(b, " title ");
         plot_buf_series_title(b, &s[k], k);
     }
     plot_buf_puts(b, "\n");
@@ -103,10 +105,17 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
     rc = put_blocks(&b, series, n_series, max_points);
     if (rc == 0) {
         plot_script_settings(&b, chart);
-        /* The right margin leaves room for the last x tic label, which
+        /* A few names fit in the corner a CDF leaves empty; more would
+         * cover the curves, so they go beside the plot; one needs no key,
+         * the title and axis labels say what it is. Otherwise the
+         * right margin leaves room for the last x tic label, which
          * autoscaling puts right on the border. */
-        plot_buf_puts(&b, "set yrange [0:1]\nset key bottom right\n"
-                          "set rmargin 6\n");
+        plot_buf_puts(&b, "set yrange [0:1]\n");
+        plot_buf_puts(&b, n_series > 3 ? "set key outside right top "
+                                         "Left reverse\n"
+                          : n_series > 1 ? "set key bottom right\n"
+                                           "set rmargin 6\n"
+                                         : "unset key\nset rmargin 6\n");
         plot_script_png(&b, chart);
         put_plot(&b, series, n_series);
         plot_script_finish(&b, chart);

@@ -46,12 +46,13 @@ const char *plot_strerror(int code);
 /* Flags of struct plot_chart. */
 #define PLOT_LOG_X 1u /* logarithmic x axis: every x must be > 0 */
 #define PLOT_LOG_Y 2u /* logarithmic y axis (plot_steps only): y > 0 */
+#define PLOT_PANELS 4u /* plot_steps only: a panel per series (see there) */
 
 /* Default image size, and default point budgets of the downsamplers. */
 #define PLOT_DEFAULT_WIDTH 900
 #define PLOT_DEFAULT_HEIGHT 560
 #define PLOT_CDF_MAX_POINTS 2000
-#define PLOT_STEPS_MAX_POINTS 5000
+#define PLOT_STEPS_MAX_POINTS 1000
 
 /* What every chart needs besides its data. Borrowed for the call only. */
 struct plot_chart {
@@ -108,13 +109,26 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
  * y axis starts at 0.
  *
  * If n_x exceeds M = chart->max_points (default PLOT_STEPS_MAX_POINTS,
- * at least 2), the points are cut into M - 1 buckets of consecutive indices
- * (sizes differ by at most one) and each bucket is drawn as one point at the
- * x of its first sample, holding the maximum of each series over the
- * bucket; the last sample is kept as it is, so the x extent is unchanged.
+ * at least 2), [x[0], x[n_x-1]] is cut into M - 1 buckets of equal span,
+ * and each bucket is drawn as one point at its start holding the maximum
+ * each series reaches within it: over the value held when the bucket opens
+ * and every sample inside it (the last bucket takes the last sample too).
+ * The last sample is then drawn as it is, so the x extent is unchanged.
  * Hence the drawn curve is an upper envelope of the exact one: never lower
  * at any x, every peak keeps its full height (a peak is widened by at most
- * the x span of its bucket), and every drawn value is a sample value.
+ * one bucket, 1/(M-1) of the time axis), and every drawn value is a
+ * sample value. A second datablock $band has one row per bucket: its start,
+ * its end, then each series' minimum and maximum over it; each row is
+ * drawn as a light box under the line, so the range a series swept within
+ * a bucket stays visible instead of a solid block of vertical strokes.
+ * The default budget is about one point per pixel column of the plot.
+ *
+ * With PLOT_PANELS and two or more series, each series gets a panel of its
+ * own (small multiples, for when overlaid lines would tangle): a grid of
+ * one column up to four series, else two, read row by row; every panel has
+ * the same axes, is titled with its series' name, and draws that series in
+ * its colour over the others in light grey. chart->height 0 then means 90
+ * pixels plus 150 per row of panels. The datablocks are the same.
  *
  * Returns as plot_cdf. */
 int plot_steps(const struct plot_chart *chart, const double *x, size_t n_x,
@@ -144,6 +158,45 @@ struct plot_points {
  * as plot_cdf. */
 int plot_scatter(const struct plot_chart *chart, const struct plot_points *s,
                  size_t n_series, int diagonal);
+
+/* Gantt chart of jobs on GPUs. The GPUs form groups (nodes), drawn top
+ * to bottom in the order given, one row per GPU; a group is named at the
+ * middle of its rows (plain text; NULL means "K"). A piece says that job
+ * `job` held `gpus` GPUs of group `group` from start to end (finite,
+ * start <= end). It is drawn as one bar on each row it takes, filled with
+ * the colour of its job (12 colours, cycled by job number) and, where the
+ * bar has room, labelled with `label` (plain text, NULL for none).
+ *
+ * Which rows: the pieces are taken in order of start (then end, then the
+ * order given), and each gets the lowest-numbered rows of its group that
+ * are free at its start, a row being free from the end of its last piece
+ * on. This never runs short when a group never holds more pieces' GPUs at
+ * once than it has; if it does, PLOT_EINVAL.
+ *
+ * Datablock $gantt: one line per piece and row, in the order above:
+ * "row start end job colour restart", rows numbered from 0 at the top
+ * across all groups, colour as the integer 0xRRGGBB, restart 1 when the
+ * piece starts later than the job's first piece (a run after a
+ * preemption; a black dot marks its start) and 0 otherwise. The x axis runs from
+ * min(0, first start) to the last end. chart->height 0 means 110 pixels
+ * plus 14 per row (300 at least, 10000 at most). Neither log flag is
+ * allowed; max_points is ignored. Returns as plot_cdf. */
+struct plot_gantt_group {
+    const char *name;
+    size_t gpus; /* >= 1 */
+};
+
+struct plot_gantt_piece {
+    size_t job;
+    size_t group;
+    size_t gpus;
+    double start, end;
+    const char *label;
+};
+
+int plot_gantt(const struct plot_chart *chart,
+               const struct plot_gantt_group *groups, size_t n_groups,
+               const struct plot_gantt_piece *pieces, size_t n_pieces);
 
 /* Draws each series as a line through its points (x[i], values[i]) with a
  * vertical bar of half-height errors[k][i] (>= 0) at each: a figure against

@@ -23,6 +23,9 @@ void plot_buf_number(struct plot_buf *b, double v);
 /* s as a single-quoted gnuplot string; the caller marks it noenhanced so
  * that it is shown literally. */
 void plot_buf_text(struct plot_buf *b, const char *s);
+/* S as plot_buf_text does, or 'K' when S is NULL: category and group
+ * names. */
+void plot_buf_name(struct plot_buf *b, const char *s, size_t k);
 /* A series' key title, noenhanced: its name, or "series K" if it has none. */
 void plot_buf_series_title(struct plot_buf *b, const struct plot_series *s,
                            size_t k);
@@ -42,6 +45,26 @@ void plot_script_header(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_settings(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_png(struct plot_buf *b, const struct plot_chart *c);
 void plot_script_finish(struct plot_buf *b, const struct plot_chart *c);
+/* The svg terminal alone, for scripts that draw twice instead of replot
+ * (a multiplot cannot be replotted). */
+void plot_script_svg(struct plot_buf *b, const struct plot_chart *c);
+
+/* The panels of plot_steps with PLOT_PANELS (panels.c): settings, then
+ * both images, each drawn in full. BANDED: the data was downsampled and
+ * $band exists. */
+void plot_steps_panels(struct plot_buf *b, const struct plot_chart *c,
+                       const struct plot_series *s, size_t n_series,
+                       int banded);
+/* Plot elements of series K of plot_steps (steps.c), without "plot " or a
+ * title: its band of bucket minima to maxima (from $band), and its line. */
+void plot_steps_band(struct plot_buf *b, size_t k);
+void plot_steps_line(struct plot_buf *b, size_t k, int banded);
+
+/* The look of series K: " lc rgb '#RRGGBB' dt D", ten colours by dash
+ * types 1..5, so that up to ten series all differ in colour and
+ * neighbours in dashes too; the colour alone for filled bars. */
+void plot_script_line_style(struct plot_buf *b, size_t k);
+void plot_script_fill_colour(struct plot_buf *b, size_t k);
 
 /* Saves b as DIR/NAME.gp and pipes the same bytes into gnuplot run in DIR.
  * Returns 0 or a PLOT_E* code (see plot_cdf). Does not free b. */

@@ -111,9 +111,11 @@ void plot_script_settings(struct plot_buf *b, const struct plot_chart *c)
     put_label(b, "set title ", c->title);
     put_label(b, "set xlabel ", c->xlabel);
     put_label(b, "set ylabel ", c->ylabel);
-    plot_buf_puts(b, "set grid\nset key opaque box\n");
+    /* width 1: a little room between the box and right-aligned names. */
+    plot_buf_puts(b, "set grid\nset key opaque box width 1\n");
+    /* %g: 1000, 1e+06 rather than the default 1x10^6 in superscript. */
     if (c->flags & PLOT_LOG_X)
-        plot_buf_puts(b, "set logscale x\n");
+        plot_buf_puts(b, "set logscale x\nset format x '%g'\n");
     if (c->flags & PLOT_LOG_Y)
         plot_buf_puts(b, "set logscale y\n");
 }
@@ -142,11 +144,41 @@ void plot_script_png(struct plot_buf *b, const struct plot_chart *c)
     put_terminal(b, c, "pngcairo", " enhanced font 'Sans,11'", ".png");
 }
 
-void plot_script_finish(struct plot_buf *b, const struct plot_chart *c)
+void plot_script_svg(struct plot_buf *b, const struct plot_chart *c)
 {
-    plot_buf_puts(b, "unset output\n");
     put_terminal(b, c, "svg",
                  " fixed enhanced font 'Sans,11' background rgb 'white'",
                  ".svg");
+}
+
+void plot_script_finish(struct plot_buf *b, const struct plot_chart *c)
+{
+    plot_buf_puts(b, "unset output\n");
+    plot_script_svg(b, c);
     plot_buf_puts(b, "replot\nunset output\n");
+}
+
+/* Line colours, cycled: Tableau 10 (Tableau Software's default palette of
+ * ten categorical colours, chosen to stay apart from one another). */
+static const char *const line_colours[] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+#define N_LINE_COLOURS (sizeof line_colours / sizeof line_colours[0])
+
+void plot_script_line_style(struct plot_buf *b, size_t k)
+{
+    /* Dash types 1..5 cycle faster than the colours, so ten series differ
+     * in both, and neighbours still differ in print or to a reader who
+     * cannot tell two hues apart. */
+    plot_buf_puts(b, " lc rgb '");
+    plot_buf_puts(b, line_colours[k % N_LINE_COLOURS]);
+    plot_buf_puts(b, "' dt ");
+    plot_buf_size(b, 1 + k % 5);
+}
+
+void plot_script_fill_colour(struct plot_buf *b, size_t k)
+{
+    plot_buf_puts(b, " lc rgb '");
+    plot_buf_puts(b, line_colours[k % N_LINE_COLOURS]);
+    plot_buf_puts(b, "'");
 }

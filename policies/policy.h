@@ -169,6 +169,45 @@ int pol_place(struct pol_placer *pl, const struct sim *s, uint32_t job,
 int pol_place_on(struct pol_placer *pl, const struct sim *s, uint32_t job,
                  int32_t gpu_type, struct sim_placement *out);
 
+/* ---- Placing pods on shared GPUs (share_place.c) ------------------------ */
+
+/* Where a pod of struct share_demand goes, by the rules the FGD paper
+ * compares (Weng et al., ATC'23, section 6.1); each takes one node that
+ * can host the pod, ties to the lowest node, then the lowest GPU:
+ *   fgd:         the node and GPU whose placement raises the cluster's
+ *                fragmentation against the workload the least;
+ *   best-fit:    the node left with the least free resources (sum over
+ *                modelled dimensions of free / capacity), there the GPU
+ *                with the least free share that still holds the pod;
+ *   dot-product: the node and GPU whose free resources align best with the
+ *                demand (Tetris, Grandl et al., SIGCOMM'14: the largest
+ *                sum of demand x free, each over capacity; the GPU term
+ *                is the candidate GPU's free share for a share);
+ *   first-fit:   the first node, its first GPU that holds the pod;
+ *   random:      a uniformly random node that can host it (seeded), there
+ *                a uniformly random GPU that holds it.
+ * Whole GPUs are always the node's lowest-numbered fully free ones. */
+enum pol_share_rule { POL_SHARE_FGD, POL_SHARE_BEST_FIT,
+                      POL_SHARE_DOT_PRODUCT, POL_SHARE_FIRST_FIT,
+                      POL_SHARE_RANDOM, POL_SHARE_COUNT };
+
+const char *pol_share_rule_name(enum pol_share_rule r);
+int pol_share_rule_parse(const char *name); /* -1 if unknown */
+
+struct pol_sharer;
+
+/* A placer by RULE; W (borrowed) is fgd's target workload (may be NULL for
+ * the others), SEED drives random. NULL when out of memory. */
+struct pol_sharer *pol_sharer_create(enum pol_share_rule rule,
+                                     const struct share_workload *w,
+                                     uint64_t seed);
+void pol_sharer_destroy(struct pol_sharer *p);
+
+/* Chooses where D goes on SC now: 0 with *out filled, or 1 when no node
+ * can host it. Does not take the resources (share_take does). */
+int pol_share_place(struct pol_sharer *p, const struct share_cluster *sc,
+                    const struct share_demand *d, struct share_alloc *out);
+
 /* ---- Non-preemptive list scheduling (listsched.c) ------------------------ */
 
 /* A non-preemptive policy is a key: waiting jobs start in increasing key

@@ -109,6 +109,9 @@ static void release_gpus(struct sim *s, uint32_t j)
     int32_t i = job->seg;
     while (i >= 0) {
         struct sim_seg_slot *slot = &s->segs[i];
+        if (s->ran_fn)
+            s->ran_fn(s->ran_ctx, j, slot->node, slot->gpus, job->last_start,
+                      s->now);
         sim_node_add_free(s, slot->node, slot->gpus);
         int32_t next = slot->next;
         slot->next = s->seg_free;
@@ -192,9 +195,12 @@ static void observe(struct sim *s, const struct sim_observer *obs)
 {
     int32_t q = (int32_t)s->queue_len;
     size_t bytes = (size_t)s->cluster->ntypes * sizeof *s->busy_by_type;
+    double frag = sim_frag_gpus(s);
     if (s->observed && q == s->last_queued && s->busy == s->last_busy &&
-        memcmp(s->busy_by_type, s->last_busy_by_type, bytes) == 0)
+        memcmp(s->busy_by_type, s->last_busy_by_type, bytes) == 0 &&
+        frag == s->last_frag)
         return;
+    s->last_frag = frag;
     s->observed = 1;
     s->last_queued = q;
     s->last_busy = s->busy;
@@ -220,6 +226,12 @@ static int end_instant(struct sim *s, const struct sim_observer *obs)
     return 0;
 }
 
+void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
+{
+    s->ran_fn = ran;
+    s->ran_ctx = ctx;
+}
+
 int sim_run(struct sim *s, const struct sim_policy *p,
             const struct sim_observer *obs, struct sim_error *err)
 {
@@ -228,6 +240,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     s->ran = 1;
     s->policy = p;
     int rc = sim_sort_arrivals(s);
+    if (!rc)
+        rc = sim_frag_init(s);
     if (rc)
         return rc;
     push_next_arrival(s);

@@ -97,5 +97,8 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
     if (out->makespan_s > 0)
         out->gpu_utilization = out->busy_gpu_s /
                                (c->total_gpus * out->makespan_s);
+    if (out->makespan_s > 0)
+        out->frag_rate_mean =
+            sim_frag_area(s) / (c->total_gpus * out->makespan_s);
     return 0;
 }

@@ -189,13 +189,22 @@ struct sim_policy {
     int (*schedule)(void *state, struct sim *s);
 };
 
-/* Called after each instant whose queue length or busy GPUs changed, with
- * the values that hold from `time` until the next call. */
+/* Called after each instant whose queue length, busy GPUs or fragmentation
+ * (sim_frag_gpus) changed, with the values that hold from `time` until the
+ * next call. */
 struct sim_observer {
     void *ctx;
     void (*change)(void *ctx, double time, int32_t queued, int32_t busy,
                    const int32_t *busy_by_type);
 };
+
+/* Before sim_run: asks for RAN(CTX, ...) each time a run of a job ends (it
+ * finished or was preempted), once per piece of its placement: GPUS GPUs
+ * of NODE held from START to END (restart overhead included). Charts draw
+ * Gantt charts from these; NULL stops the calls. */
+typedef void sim_ran_fn(void *ctx, uint32_t job, int32_t node, int32_t gpus,
+                        double start, double end);
+void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx);
 
 /* A new engine on cluster C (borrowed: it must outlive the engine). */
 struct sim *sim_create(const struct cluster *c, uint64_t seed);
@@ -297,6 +306,159 @@ double cluster_job_overhead(const struct cluster *c, const char *job_type);
 double sim_attained_s(const struct sim *s, uint32_t job);
 double sim_work_left(const struct sim *s, uint32_t job);
 
+/* ---- GPU sharing (share.c, frag.c) -------------------------------------- */
+
+/* A pod of Alibaba's 2023 trace asks one node for CPU, memory and either a
+ * share of one GPU (num_gpus 1, gpu_milli < 1000) or num_gpus whole GPUs.
+ * GPUs are counted in milli-GPU: 1000 is one whole GPU (README, "GPU
+ * sharing"). A cap of 0 means the dimension is not modelled (always fits). */
+#define SHARE_MILLI 1000
+#define SHARE_MAX_NODE_GPUS 64
+
+struct share_demand {
+    int64_t cpu_milli;
+    double memory_mib;
+    int32_t num_gpus;  /* >= 1 */
+    int32_t gpu_milli; /* per GPU, 1..1000; < 1000 only with num_gpus 1 */
+    uint32_t allowed;  /* bit t = may use GPU type t; 0 = any */
+};
+
+struct share_node {
+    int32_t gpu_type;
+    int32_t gpus;              /* <= SHARE_MAX_NODE_GPUS */
+    int64_t cpu_cap, cpu_free; /* milli-CPU; cap 0: not modelled */
+    double mem_cap, mem_free;  /* MiB; cap 0: not modelled */
+    int32_t *gpu_free;         /* (gpus) milli-GPU free on each GPU */
+    uint32_t version;          /* bumped by every change made through the
+                                  functions below (placers cache by it) */
+};
+
+struct share_cluster {
+    struct share_node *nodes; /* (nnodes) */
+    int32_t nnodes;
+    int64_t total_milli;      /* 1000 x GPUs */
+    int64_t used_milli;       /* milli-GPU allocated now */
+    int32_t *gpu_block;       /* one block behind every gpu_free */
+};
+
+/* Where a pod went: NODE, and GPU (a share) or the GPUs of MASK (whole). */
+struct share_alloc {
+    int32_t node;
+    int32_t gpu;   /* the shared GPU, or -1 for whole GPUs */
+    uint64_t mask; /* bit g = whole GPU g taken */
+};
+
+/* A share cluster with C's nodes, all free, CPU and memory not modelled.
+ * 0, SIM_EINVAL (a node with more than SHARE_MAX_NODE_GPUS) or SIM_ENOMEM. */
+int share_cluster_create(const struct cluster *c, struct share_cluster **out);
+void share_cluster_destroy(struct share_cluster *sc);
+/* Gives NODE its CPU (milli) and memory (MiB) capacity, all free. */
+void share_node_set_host(struct share_node *n, int64_t cpu_milli,
+                         double mem_mib);
+
+/* 1 when D is well formed (see struct share_demand), else 0. */
+int share_demand_valid(const struct share_demand *d);
+/* 1 when node N can host D now (type, CPU, memory and GPUs), else 0. */
+int share_fits(const struct share_node *n, const struct share_demand *d);
+/* For a share (gpu_milli < 1000): 1 when GPU G of N can take it now. */
+int share_gpu_fits(const struct share_node *n, const struct share_demand *d,
+                   int32_t g);
+/* Whole GPUs: the lowest-numbered fully free GPUs of N for D into *mask;
+ * 0, or 1 when there are not enough. */
+int share_whole_gpus(const struct share_node *n, const struct share_demand *d,
+                     uint64_t *mask);
+/* Takes or gives back the resources of D at A (checked by the caller). */
+void share_node_take(struct share_node *n, const struct share_demand *d,
+                     const struct share_alloc *a);
+void share_node_give(struct share_node *n, const struct share_demand *d,
+                     const struct share_alloc *a);
+void share_take(struct share_cluster *sc, const struct share_demand *d,
+                const struct share_alloc *a);
+void share_give(struct share_cluster *sc, const struct share_demand *d,
+                const struct share_alloc *a);
+
+/* The target workload of FGD's fragmentation: task types (distinct
+ * demands) with their popularity, summing to 1. */
+struct share_workload {
+    struct share_demand *types; /* (n) in order of first appearance */
+    double *weight;             /* (n) */
+    size_t n;
+};
+
+/* Groups the N demands of PODS into types; 0, SIM_EINVAL (N = 0 or a bad
+ * demand) or SIM_ENOMEM. */
+int share_workload_build(const struct share_demand *pods, size_t n,
+                         struct share_workload **out);
+void share_workload_destroy(struct share_workload *w);
+
+/* FGD's fragmentation (frag.c; Weng et al., ATC'23, section 3.2), in
+ * milli-GPU: of node N for one task D; of N for workload W (the
+ * popularity-weighted sum over W's types); of the whole cluster (the sum
+ * over its nodes). */
+double share_task_frag(const struct share_node *n, const struct share_demand *d);
+double share_node_frag(const struct share_node *n,
+                       const struct share_workload *w);
+double share_cluster_frag(const struct share_cluster *sc,
+                          const struct share_workload *w);
+
+/* The engine's own cluster in that measure, whole GPUs only, against the
+ * workload of all its jobs (GPU count and allowed types): GPUs, now. */
+double sim_frag_gpus(const struct sim *s);
+
+/* ---- Replaying jobs on shared GPUs (share_run.c) ----------------------- */
+
+/* A job of a sharing replay: the caller fills the first four fields, the
+ * replay the rest. A share (gpu_milli < 1000) sits on one GPU with any
+ * other shares that fit there, and runs at a speed below 1 while it has
+ * company (share_run_hooks.pair_speed); whole GPUs are its own, speed 1. */
+struct share_job {
+    double submit_time;
+    double work;       /* s alone on the cluster's reference GPU type */
+    struct share_demand demand;
+    uint32_t job_type; /* the caller's key for pair_speed */
+    double start_time, finish_time; /* -1 until then */
+    double work_left;  /* s alone on the reference type */
+    double speed;      /* now: 1 alone, the product of pair speeds */
+    double last;       /* when work_left was last brought up to date */
+    struct share_alloc alloc;
+    int32_t next_on_gpu; /* the next share on the same GPU, or -1 */
+    uint32_t epoch;    /* bumped when its finish event goes stale */
+    uint8_t state;     /* enum job_state */
+};
+
+struct share_run_hooks {
+    void *ctx;
+    /* Where D goes now: 0 with *out filled, 1 when nothing fits. */
+    int (*place)(void *ctx, const struct share_cluster *sc,
+                 const struct share_demand *d, struct share_alloc *out);
+    /* Speed in (0, 1] of a job of type A on a GPU of type T shared with
+     * one of type B; with several others the product over them (never
+     * below 1e-6). */
+    double (*pair_speed)(void *ctx, int32_t gpu_type, uint32_t a,
+                         uint32_t b);
+    /* After each instant that changed anything: milli-GPU allocated and
+     * the cluster's fragmentation (milli-GPU) from TIME on. May be NULL. */
+    void (*change)(void *ctx, double time, int64_t used_milli, double frag);
+};
+
+struct share_run_summary {
+    size_t jobs, completed, unschedulable;
+    double makespan_s, avg_jct_s, avg_wait_s;
+    double gpu_utilization;       /* allocated milli-GPU x time, over all */
+    double effective_utilization; /* the same weighted by speed: work done */
+    double frag_rate_mean;        /* time mean of fragmentation / GPUs */
+};
+
+/* Replays the N JOBS on SC (empty, and C's, borrowed) in submit order:
+ * waiting jobs are offered to H->place in arrival order at every instant
+ * (one that does not fit lets later ones try); a job that fits no node of
+ * the empty cluster fails at arrival. W is the fragmentation's workload.
+ * 0, SIM_EINVAL (a bad job), SIM_EDECISION (H->place left a job waiting
+ * on an empty cluster) or SIM_ENOMEM. */
+int share_run(struct share_cluster *sc, const struct cluster *c,
+              struct share_job *jobs, size_t n, const struct share_workload *w,
+              const struct share_run_hooks *h, struct share_run_summary *out);
+
 /* ---- Memory and estimates (memory.c) ------------------------------------ */
 
 #define SIM_OOM_DETECT_S_DEFAULT 60.0
@@ -343,6 +505,9 @@ struct sim_summary {
     /* Last finish of a completed job on each type, s after first_submit;
      * NAN where none finished. */
     double per_type_completion_s[SIM_MAX_GPU_TYPES];
+    /* FGD's fragmentation of whole GPUs (run_frag.c), time mean over the
+     * makespan, over the cluster's GPUs. */
+    double frag_rate_mean;
 };
 
 /* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */

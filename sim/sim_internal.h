@@ -104,6 +104,8 @@ struct sim {
     struct sim_seg_slot *segs; /* pool of placement pieces */
     int32_t nsegs, segs_cap, seg_free;
 
+    sim_ran_fn *ran_fn; /* sim_on_run_end, or NULL */
+    void *ran_ctx;
     int instant_changed; /* an arrival or finish happened in this instant */
     int observed, last_queued, last_busy;
     int32_t last_busy_by_type[SIM_MAX_GPU_TYPES];
@@ -118,7 +120,21 @@ struct sim {
     double *est_runtime;      /* (est_rows * ntypes) overrides, or NULL */
     size_t est_rows;
     char decision_error[200];
+    struct sim_frag *frag;    /* FGD fragmentation of whole GPUs, or NULL */
+    double last_frag;         /* sim_frag_gpus when last observed */
 };
+
+/* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */
+
+/* Builds s->frag from the jobs and the empty cluster at sim_run; 0 or
+ * SIM_ENOMEM. Then every change of a node's free GPUs goes through
+ * sim_frag_update (sim_node_add_free), which integrates over time. */
+int sim_frag_init(struct sim *s);
+void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
+                     int32_t new_free);
+void sim_frag_free(struct sim *s);
+/* Integral of fragmentation (GPUs) over time so far, GPU-s. */
+double sim_frag_area(const struct sim *s);
 
 /* Orders jobs by (submit time, id) into s->order. 0 or SIM_ENOMEM. */
 int sim_sort_arrivals(struct sim *s);

@@ -72,6 +72,7 @@ void sim_destroy(struct sim *s)
     free(s->segs);
     free(s->classes);
     free(s->est_runtime);
+    sim_frag_free(s);
     free(s);
 }
 
@@ -206,6 +207,8 @@ int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job)
 
 void sim_node_add_free(struct sim *s, int32_t node, int32_t gpus)
 {
+    if (s->frag)
+        sim_frag_update(s, node, s->node_free[node], s->node_free[node] + gpus);
     s->node_free[node] += gpus;
     int32_t t = s->cluster->nodes[node].gpu_type;
     sim_freemap_set(&s->maps[t], s->node_leaf[node], s->node_free[node]);

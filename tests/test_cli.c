@@ -139,15 +139,27 @@ Test(cli, run_writes_the_four_result_files_with_hand_computed_figures)
     cr_assert(strstr(text, "\nj5,35,,,,,8,,0,unschedulable\n"));
     cr_assert(strstr(text, "\nj6,40,130,170,130,90,1,K80,0,completed\n"));
 
-    /* Timeline: at 20 the first job waits; at 50 two start on freed V100s. */
+    /* Timeline: at 20 the first job waits; at 50 two start on freed V100s.
+     * frag_gpus (FGD, README "Definitions"): of the 7 jobs, those that fit
+     * a node with f free GPUs alone are, on the V100 node, k <= f among
+     * j0-j5 (j6 is K80 only): 2 at f = 1, 4 at f = 2 or 3, 5 at f = 4; on
+     * a K80 node, 3 at f = 1 and 5 at f = 2. F = f (7 - fit) / 7: V100
+     * F(1) = 5/7, F(2) = 6/7, F(4) = 8/7; K80 F(1) = F(2) = 4/7. At 0 the
+     * V100 is full, both K80 nodes free: 8/7; from 10 to 50 all full: 0;
+     * 55 V100 1 free: 5/7; 60 2 free: 6/7; 100 4 free: 8/7; 130 j6 holds
+     * one K80: 8/7 + 4/7 + 4/7 = 16/7; 170 all free: 16/7. */
     snprintf(path, sizeof path, "%s/r/timeline.csv", tmpdir);
     read_file(path, text, sizeof text);
-    const char *head = "time,queued,busy_gpus,busy_V100,busy_K80\n"
-                       "0,0,4,4,0\n10,0,8,4,4\n20,1,8,4,4\n30,2,8,4,4\n"
-                       "40,3,8,4,4\n50,1,8,4,4\n55,1,7,3,4\n";
+    const char *head = "time,queued,busy_gpus,busy_V100,busy_K80,frag_gpus\n"
+                       "0,0,4,4,0,1.1428571428571428\n10,0,8,4,4,0\n"
+                       "20,1,8,4,4,0\n30,2,8,4,4,0\n40,3,8,4,4,0\n"
+                       "50,1,8,4,4,0\n55,1,7,3,4,0.7142857142857143\n"
+                       "60,1,6,2,4,0.8571428571428571\n";
     cr_assert(strncmp(text, head, strlen(head)) == 0, "%s", text);
-    cr_assert(strstr(text, "\n100,1,4,0,4\n130,0,1,0,1\n"), "%s", text);
-    cr_assert(strstr(text, "\n170,0,0,0,0\n"));
+    cr_assert(strstr(text, "\n100,1,4,0,4,1.1428571428571428\n"
+                           "130,0,1,0,1,2.2857142857142856\n"),
+              "%s", text);
+    cr_assert(strstr(text, "\n170,0,0,0,0,2.2857142857142856\n"));
 
     snprintf(path, sizeof path, "%s/r/perf.json", tmpdir);
     read_file(path, text, sizeof text);

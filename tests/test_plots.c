@@ -15,244 +15,13 @@
 #include <criterion/criterion.h>
 
 #include "plots.h"
-
-/* ---- a fresh folder per test ------------------------------------------ */
-
-static char dir[64];
-
-static void make_dir(void)
-{
-    strcpy(dir, "/tmp/test_plots_XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    unsetenv("HETSIM_GNUPLOT"); /* the real gnuplot unless a test says */
-}
-
-static void remove_dir(void)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char path[512];
-    for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
-}
+#include "plots/helpers.h"
 
 TestSuite(plot_cdf, .init = make_dir, .fini = remove_dir);
 TestSuite(plot_steps, .init = make_dir, .fini = remove_dir);
 TestSuite(plot_bars, .init = make_dir, .fini = remove_dir);
 TestSuite(plot_gnuplot, .init = make_dir, .fini = remove_dir);
 TestSuite(plot_args, .init = make_dir, .fini = remove_dir);
-
-/* ---- reading files back ------------------------------------------------ */
-
-static char *path_in_dir(const char *file)
-{
-    static char path[4][512]; /* a few live at once in one assertion */
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, 512, "%s/%s", dir, file);
-    return p;
-}
-
-static char *slurp(const char *file, size_t *len)
-{
-    FILE *f = fopen(path_in_dir(file), "rb");
-    cr_assert_not_null(f, "%s was not written", file);
-    fseek(f, 0, SEEK_END);
-    size_t n = (size_t)ftell(f);
-    rewind(f);
-    char *data = malloc(n + 1);
-    cr_assert_not_null(data);
-    cr_assert_eq(fread(data, 1, n, f), n);
-    fclose(f);
-    data[n] = '\0';
-    if (len)
-        *len = n;
-    return data;
-}
-
-static int exists(const char *file)
-{
-    struct stat st;
-    return stat(path_in_dir(file), &st) == 0;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-           (uint32_t)p[3];
-}
-
-static uint32_t crc32_of(const unsigned char *p, size_t n)
-{
-    uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++)
-            crc = crc & 1 ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
-    }
-    return ~crc;
-}
-
-/* A PNG: signature, IHDR first (with a good CRC) holding the size, IEND
- * last. */
-static void assert_png(const char *file, uint32_t width, uint32_t height)
-{
-    size_t n;
-    unsigned char *p = (unsigned char *)slurp(file, &n);
-    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n',
-                                         0x1a, '\n'};
-    cr_assert(n > 8 + 25 + 12, "%s is too short for a PNG", file);
-    cr_assert(memcmp(p, sig, 8) == 0, "%s lacks the PNG signature", file);
-    cr_assert_eq(be32(p + 8), 13u);
-    cr_assert(memcmp(p + 12, "IHDR", 4) == 0);
-    cr_assert_eq(be32(p + 29), crc32_of(p + 12, 17), "bad IHDR CRC");
-    cr_assert_eq(be32(p + 16), width, "%s: width %u", file, be32(p + 16));
-    cr_assert_eq(be32(p + 20), height, "%s: height %u", file, be32(p + 20));
-    cr_assert(memcmp(p + n - 8, "IEND", 4) == 0, "%s lacks IEND", file);
-    free(p);
-}
-
-/* Tags nest and close, the root is <svg> with the size asked for. Not a
- * full XML parser: enough to catch truncation and unescaped markup. */
-static void assert_svg(const char *file, int width, int height)
-{
-    char *s = slurp(file, NULL), *p = s, *stack[64];
-    int depth = 0, roots = 0;
-    cr_assert(strncmp(s, "<?xml", 5) == 0, "%s: no XML declaration", file);
-    while ((p = strchr(p, '<'))) {
-        if (p[1] == '?' || p[1] == '!') {
-            p = strstr(p, p[1] == '?' ? "?>" : ">");
-            cr_assert_not_null(p);
-        } else if (p[1] == '/') {
-            cr_assert(depth > 0, "%s: stray closing tag", file);
-            char *open = stack[--depth];
-            size_t len = strcspn(open, " \t\r\n/>");
-            cr_assert(strncmp(open, p + 2, len) == 0 && p[2 + len] == '>',
-                      "%s: <%.*s> closed by <%.20s", file, (int)len, open, p);
-        } else {
-            char *end = strchr(p, '>');
-            cr_assert_not_null(end, "%s: unterminated tag", file);
-            if (end[-1] != '/') {
-                cr_assert(depth < 64);
-                roots += depth == 0;
-                stack[depth++] = p + 1;
-            }
-        }
-        p++;
-    }
-    cr_assert_eq(depth, 0, "%s: %d tags left open", file, depth);
-    cr_assert_eq(roots, 1);
-    for (p = strchr(s, '&'); p; p = strchr(p + 1, '&')) {
-        size_t len = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz#0123456789");
-        cr_assert(len > 0 && p[1 + len] == ';', "%s: bare '&' at %.30s",
-                  file, p);
-    }
-    char want[64];
-    snprintf(want, sizeof want, "width=\"%d\" height=\"%d\"", width, height);
-    char *svg = strstr(s, "<svg");
-    cr_assert_not_null(svg);
-    cr_assert(strstr(svg, want) && strstr(svg, want) < strchr(svg, '>'),
-              "%s: root lacks %s", file, want);
-    free(s);
-}
-
-static void assert_images(const char *name, int width, int height)
-{
-    char file[128];
-    snprintf(file, sizeof file, "%s.png", name);
-    assert_png(file, (uint32_t)width, (uint32_t)height);
-    snprintf(file, sizeof file, "%s.svg", name);
-    assert_svg(file, width, height);
-}
-
-/* The rows of datablock $block in script file, as a rows x cols table. */
-struct table {
-    double *v;
-    size_t rows, cols;
-};
-
-static struct table read_block(const char *file, const char *block)
-{
-    char *s = slurp(file, NULL), head[64];
-    snprintf(head, sizeof head, "%s << EOD\n", block);
-    char *p = strstr(s, head);
-    cr_assert_not_null(p, "%s has no datablock %s", file, block);
-    p += strlen(head);
-    struct table t = {NULL, 0, 0};
-    size_t cap = 0, n = 0;
-    while (strncmp(p, "EOD\n", 4) != 0) {
-        cr_assert(*p, "%s: datablock %s is not closed", file, block);
-        size_t cols = 0;
-        while (*p != '\n') {
-            char *end;
-            double v = strtod(p, &end);
-            cr_assert(end != p, "%s: not a number: %.20s", file, p);
-            if (n == cap)
-                cr_assert_not_null(t.v = realloc(t.v, (cap = cap * 2 + 64) *
-                                                          sizeof *t.v));
-            t.v[n++] = v;
-            cols++;
-            p = end + strspn(end, " ");
-        }
-        cr_assert(t.rows == 0 || cols == t.cols, "ragged datablock");
-        t.cols = cols;
-        t.rows++;
-        p++;
-    }
-    free(s);
-    return t;
-}
-
-static double cell(const struct table *t, size_t row, size_t col)
-{
-    return t->v[row * t->cols + col];
-}
-
-static void write_file(const char *file, const char *text, mode_t mode)
-{
-    FILE *f = fopen(path_in_dir(file), "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-    chmod(path_in_dir(file), mode);
-}
-
-static int run_in_dir(const char *command)
-{
-    char line[512];
-    snprintf(line, sizeof line, "cd '%s' && %s", dir, command);
-    int status = system(line);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* A deterministic spread of values with many ties and a long tail. */
-static double sample(uint64_t *state)
-{
-    *state = *state * 6364136223846793005u + 1442695040888963407u;
-    double u = (double)(*state >> 11) / 9007199254740992.0;
-    return floor(exp(8.0 * u) * 4.0) / 4.0 + 0.25;
-}
-
-static struct plot_chart chart_named(const char *name)
-{
-    struct plot_chart c = {.dir = dir, .name = name, .title = "title",
-                           .xlabel = "x", .ylabel = "y"};
-    return c;
-}
-
-
-static void assert_rc(int rc, int want)
-{
-    cr_assert_eq(rc, want, "got %d (%s), wanted %d (%s)", rc,
-                 plot_strerror(rc), want, plot_strerror(want));
-}
 
 /* ---- plot_cdf ----------------------------------------------------------- */
 
@@ -397,6 +166,19 @@ Test(plot_cdf, stays_within_one_over_the_budget_of_the_exact_cdf)
     free(v);
 }
 
+Test(plot_cdf, stays_within_the_bound_at_a_million_distinct_values)
+{
+    /* The size of a 1,000,000-job run: 2000 drawn values out of 10^6
+     * distinct ones, so every drawn step stands for 500 jobs. */
+    size_t n = 1000000;
+    double *v = malloc(n * sizeof *v);
+    cr_assert_not_null(v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = 1.0 + (double)((i * 7919) % n) * 0.37; /* a permutation */
+    assert_cdf_within_bound(v, n, 0);
+    free(v);
+}
+
 Test(plot_cdf, stays_within_the_bound_for_small_budgets_and_heavy_ties)
 {
     double v[1000];
@@ -486,6 +268,16 @@ Test(plot_steps, keeps_every_sample_in_its_datablock_when_under_the_budget)
 /* Each drawn row r holds, for each series, exactly the maximum of the
  * samples with x in [x_r, x_{r+1}); so every sample is at or under the
  * drawn curve, and every peak keeps its height. */
+/* The value series Y (steps over X) holds at time T: that of the last
+ * sample at or before T. */
+static double held_at(const double *x, const double *y, size_t n, double t)
+{
+    double v = y[0];
+    for (size_t i = 0; i < n && x[i] <= t; i++)
+        v = y[i];
+    return v;
+}
+
 Test(plot_steps, keeps_each_bucket_maximum_when_downsampling)
 {
     size_t n = 20000, budget = 500;
@@ -494,8 +286,10 @@ Test(plot_steps, keeps_each_bucket_maximum_when_downsampling)
     y[1] = malloc(n * sizeof *x);
     cr_assert(x && y[0] && y[1]);
     uint64_t state = 3;
+    /* Irregular times: gaps of 2.5 s, and every 1000th one 4000 s long,
+     * so that some buckets hold no sample at all. */
     for (size_t i = 0; i < n; i++) {
-        x[i] = (double)i * 2.5 + (i % 7 ? 0.0 : 0.5);
+        x[i] = i ? x[i - 1] + (i % 1000 ? 2.5 : 4000.0) : 0.0;
         y[0][i] = sample(&state);
         y[1][i] = (double)(i % 100);
     }
@@ -505,25 +299,36 @@ Test(plot_steps, keeps_each_bucket_maximum_when_downsampling)
     struct plot_series s[2] = {{"q", y[0], n}, {"g", y[1], n}};
     assert_rc(plot_steps(&c, x, n, s, 2), 0);
     struct table t = read_block("long.gp", "$steps");
+    struct table band = read_block("long.gp", "$band");
     cr_assert_eq(t.rows, budget);
+    cr_assert_eq(band.rows, budget - 1);
     cr_assert(cell(&t, 0, 0) == x[0] && cell(&t, t.rows - 1, 0) == x[n - 1]);
     for (size_t k = 0; k < 2; k++)
         cr_assert(cell(&t, t.rows - 1, k + 1) == y[k][n - 1]);
-    size_t i = 0, spike_rows = 0;
+    /* Brute force, bucket by bucket: the extremes of the step function
+     * over [start, end) (the last bucket up to and with the last sample)
+     * are over the value held at start and every sample inside. */
+    size_t spike_rows = 0;
     for (size_t r = 0; r + 1 < t.rows; r++) {
-        double top[2] = {-INFINITY, -INFINITY};
-        cr_assert(cell(&t, r, 0) == x[i], "row %zu starts off a sample", r);
-        double next = r + 2 < t.rows ? cell(&t, r + 1, 0) : INFINITY;
-        for (; i < n && x[i] < next; i++)
-            for (size_t k = 0; k < 2; k++)
-                top[k] = fmax(top[k], y[k][i]);
-        for (size_t k = 0; k < 2; k++)
-            cr_assert(cell(&t, r, k + 1) == top[k], "row %zu series %zu", r, k);
+        double start = cell(&t, r, 0), end = cell(&t, r + 1, 0);
+        int last = r + 2 == t.rows;
+        cr_assert(cell(&band, r, 0) == start && cell(&band, r, 1) == end);
+        for (size_t k = 0; k < 2; k++) {
+            double top = held_at(x, y[k], n, start), low = top;
+            for (size_t i = 0; i < n; i++)
+                if (x[i] >= start && (x[i] < end || (last && x[i] <= end))) {
+                    top = fmax(top, y[k][i]);
+                    low = fmin(low, y[k][i]);
+                }
+            cr_assert(cell(&t, r, k + 1) == top, "row %zu series %zu", r, k);
+            cr_assert(cell(&band, r, 2 + 2 * k) == low, "band %zu %zu", r, k);
+            cr_assert(cell(&band, r, 3 + 2 * k) == top, "band %zu %zu", r, k);
+        }
         spike_rows += cell(&t, r, 1) == 1e6;
     }
-    cr_assert_eq(i, n);
     cr_assert_eq(spike_rows, 1);
     free(t.v);
+    free(band.v);
     free(x);
     free(y[0]);
     free(y[1]);
@@ -595,6 +400,19 @@ Test(plot_bars, names_each_category_and_series_in_the_svg)
     for (size_t i = 0; i < 6; i++)
         cr_assert_not_null(strstr(svg, want[i]), "no %s in the svg", want[i]);
     free(svg);
+}
+
+Test(plot_bars, puts_bars_that_are_all_zero_on_a_unit_axis)
+{
+    /* gnuplot would warn about the empty range [0:0] on stderr. */
+    double zero[2] = {0, 0};
+    struct plot_series s = {"u", zero, 2};
+    struct plot_chart c = chart_named("zero");
+    assert_rc(plot_bars(&c, gpu_types, 2, &s, 1), 0);
+    char *script = slurp("zero.gp", NULL);
+    cr_assert(strstr(script, "set yrange [0:1]\n"));
+    free(script);
+    assert_images("zero", PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT);
 }
 
 Test(plot_bars, refuses_log_axes_and_mismatched_series)
@@ -699,7 +517,7 @@ Test(plot_args, refuses_names_that_are_not_plain_file_stems)
     c.width = 15;
     assert_rc(plot_cdf(&c, &s, 1), PLOT_EINVAL);
     assert_rc(plot_cdf(NULL, &s, 1), PLOT_EINVAL);
-    DIR *d = opendir(dir);
+    DIR *d = opendir(test_dir);
     int entries = 0;
     while (readdir(d))
         entries++;
@@ -779,7 +597,7 @@ Test(plot_gnuplot, leaves_only_the_script_and_the_two_images_in_the_folder)
     struct plot_chart c = chart_named("tidy");
     struct plot_series s = {"fifo", util_fifo, 4};
     assert_rc(plot_bars(&c, NULL, 4, &s, 1), 0);
-    DIR *d = opendir(dir);
+    DIR *d = opendir(test_dir);
     int entries = 0;
     for (struct dirent *e; (e = readdir(d));) {
         entries++;

@@ -8,20 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plots/helpers.h"
 #include "run_helpers.h"
 
 #define CDATA HETSIM_TEST_DATA "/cli"
 
 static char rp_out[1 << 16], rp_err[1 << 16];
 static char rp_page[1 << 20];
-
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
 
 /* Every http:// or https:// in PAGE is one of the SVG namespace URIs. */
 static int only_namespace_urls(const char *page)
@@ -62,16 +55,17 @@ Test(report, run_with_report_writes_one_self_contained_page)
     cr_assert(strstr(page, "<th>jobs completed</th><td>6 of 7"));
     cr_assert(strstr(page, "V100"));
     cr_assert(strstr(page, "<th>seed</th><td>7</td>"));
-    /* Four charts: inlined when gnuplot drew them, else a note each. */
+    /* Five charts (the Gantt chart as the trace has 7 <= 300 jobs):
+     * inlined when gnuplot drew them, else a note each. */
     if (system("command -v \"${HETSIM_GNUPLOT:-gnuplot}\" >/dev/null") == 0) {
-        cr_assert_eq(count(page, "<svg"), 4);
-        cr_assert_eq(count(page, "</svg>"), 4);
-        cr_assert_eq(count(page, "<?xml"), 0);
+        cr_assert_eq(count_matches(page, "<svg"), 5);
+        cr_assert_eq(count_matches(page, "</svg>"), 5);
+        cr_assert_eq(count_matches(page, "<?xml"), 0);
     } else
-        cr_assert_eq(count(page, "class=\"missing\""), 4);
-    cr_assert_eq(count(page, "<figcaption>"), 4);
+        cr_assert_eq(count_matches(page, "class=\"missing\""), 5);
+    cr_assert_eq(count_matches(page, "<figcaption>"), 5);
     cr_assert(only_namespace_urls(page));
-    cr_assert_eq(count(page, "<script"), 0);
+    cr_assert_eq(count_matches(page, "<script"), 0);
     /* Input text escaped; the reproduce command shell-quoted. */
     cr_assert_null(strstr(page, "a&b<c>"));
     cr_assert(strstr(page, "a&amp;b&lt;c&gt;.csv"));
@@ -79,9 +73,9 @@ Test(report, run_with_report_writes_one_self_contained_page)
              "&#39;a&amp;b&lt;c&gt;.csv&#39; --cluster %s/small.json "
              "--report --out res --seed 7</pre>", CDATA);
     cr_assert(strstr(page, cmd), "no reproduce line in:\n%s", page);
-    /* No temporary file left behind: 4 results, 4 charts, the report. */
+    /* No temporary file left behind: 4 results, 5 charts, the report. */
     snprintf(path, sizeof path, "%s/res", dir);
-    int charts = strstr(page, "<svg") ? 4 * 3 : 4;
+    int charts = strstr(page, "<svg") ? 5 * 3 : 5;
     cr_assert_eq(clitest_count_entries(path), 4 + charts + 1);
     clitest_remove_dir(dir);
 }

@@ -1,0 +1,115 @@
+/* compare_report.c -- DIR/report.html of `hetsim compare`: one
+ * self-contained page (html.c) with the inputs, one row of figures per
+ * policy, the comparison charts with captions, and the command that
+ * reproduces them. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "compare_internal.h"
+#include "html.h"
+
+static void write_inputs(FILE *f, const struct cmp_options *o)
+{
+    fputs("<h2>Inputs</h2>\n<table>\n", f);
+    cli_html_row_text(f, "trace", o->trace);
+    cli_html_row_text(f, "cluster", o->cluster);
+    fputs("<tr><th>policies</th><td>", f);
+    for (size_t k = 0; k < o->npolicies; k++) {
+        fputs(k ? ", " : "", f);
+        cli_html_text(f, o->policy[k]);
+    }
+    fputs("</td></tr>\n", f);
+    cli_html_row_text(f, "estimates", o->estimates ? o->estimates : "none");
+    if (o->throughputs)
+        cli_html_row_text(f, "throughputs", o->throughputs);
+    if (o->format)
+        cli_html_row_text(f, "trace format", o->format);
+    cli_html_row_text(f, "seed", o->seed ? o->seed : "1");
+    cli_html_row_text(f, "hetsim version", HETSIM_VERSION);
+    fputs("</table>\n", f);
+}
+
+/* Columns of the summary table: heading, index in cmp_policy.v, scale
+ * (100 turns a fraction into a percentage), decimals shown (the same in
+ * a whole column, so that the digits line up). */
+static const struct {
+    const char *heading;
+    int key;
+    double scale;
+    int decimals;
+} columns[] = {
+    {"jobs done", 0, 1, 0},      {"avg JCT (s)", 1, 1, 1},
+    {"median JCT (s)", 2, 1, 1}, {"p95 JCT (s)", 3, 1, 1},
+    {"p99 JCT (s)", 4, 1, 1},    {"makespan (s)", 5, 1, 1},
+    {"avg wait (s)", 6, 1, 1},   {"GPU util. (%)", 7, 100, 1},
+    {"preemptions", 8, 1, 0},
+};
+
+static void write_table(FILE *f, const struct cmp_options *o,
+                        const struct cmp_policy *r)
+{
+    fputs("<h2>Summary</h2>\n<p class=\"sub\">One row per policy, from its "
+          "run's summary.json (also in compare.csv; times in simulated "
+          "seconds, averages over completed jobs). Each policy's own results "
+          "are in the folder of its name.</p>\n<div class=\"wide\">"
+          "<table class=\"grid\">\n"
+          "<tr><th>policy</th>", f);
+    for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+        fprintf(f, "<th>%s</th>", columns[i].heading);
+    fputs("</tr>\n", f);
+    for (size_t k = 0; k < o->npolicies; k++) {
+        fputs("<tr><th>", f);
+        cli_html_text(f, r[k].name);
+        fputs("</th>", f);
+        for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++) {
+            if (r[k].read)
+                fprintf(f, "<td>%.*f</td>", columns[i].decimals,
+                        columns[i].scale * r[k].v[columns[i].key]);
+            else
+                fputs(i ? "" : "<td colspan=\"9\">failed: see the messages "
+                      "of hetsim compare</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table></div>\n", f);
+}
+
+static const struct cli_html_chart charts[] = {
+    {"jct_cdf", "Job completion times",
+     "Cumulative distribution of job completion time per policy (log x): "
+     "the fraction of jobs done within each time; further left is better.",
+     NULL},
+    {"jct_bars", "Average and p99 job completion time",
+     "Mean and 99th-percentile job completion time of each policy; lower is "
+     "better, and a p99 far above the mean means a long tail of waiting "
+     "jobs.", NULL},
+    {"makespan", "Makespan",
+     "Time from the first submission to the last completion under each "
+     "policy; lower means the whole trace was done sooner.", NULL},
+    {"utilization", "GPU utilization over time",
+     "Busy GPUs as a percentage of all GPUs, per policy: at each of 500 "
+     "evenly spaced times up to the longest makespan, the most that were "
+     "busy until the next, so no peak is lost. Past four policies, each gets "
+     "a panel, over the others in grey.", NULL},
+};
+
+int cmp_write_report(const struct cmp_options *o, const struct cmp_policy *r)
+{
+    struct cli_atomic a = {0};
+    char title[256];
+    snprintf(title, sizeof title, "compare: %zu policies", o->npolicies);
+    if (cli_html_open(&a, o->out, title) != 0)
+        return -1;
+    FILE *f = a.f;
+    fputs("<p class=\"sub\">Trace ", f);
+    cli_html_text(f, o->trace);
+    fputs(" on cluster ", f);
+    cli_html_text(f, o->cluster);
+    fputs(". Files beside this page: compare.csv, each chart as .png, .svg "
+          "and .gp, and one folder of results per policy.</p>\n", f);
+    write_inputs(f, o);
+    write_table(f, o, r);
+    cli_html_charts(f, o->out, "compare.csv", charts,
+                    sizeof charts / sizeof charts[0]);
+    return cli_html_close(&a, "hetsim", o->argc, o->argv);
+}

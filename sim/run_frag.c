@@ -1,0 +1,96 @@
+/* run_frag.c -- FGD's fragmentation (frag.c; Weng et al., ATC'23, section
+ * 3.2) of the engine's whole-GPU cluster, kept up to date as GPUs are taken
+ * and freed, and integrated over time for sim_summary.frag_rate_mean.
+ *
+ * With whole GPUs only, a node's free GPUs are all fully free, so a task
+ * that fits a node leaves no fragment there and one that does not fit
+ * (GPU type not allowed, or more GPUs than the node has free) sees all f
+ * free GPUs as fragments. Against the workload of all the engine's jobs,
+ * task types (GPU count k, allowed types), a node of type t with f free
+ * GPUs has F(t, f) = f x P(a job may not use t, or asks k > f). That is a
+ * table per type over f = 0 .. most GPUs per node, built once; a change of
+ * one node's free count moves the cluster's sum by one difference. As in
+ * FGD, a task fits a node only if that node alone holds it: the engine's
+ * spread placements are not counted. */
+#include <string.h>
+
+#include "sim_internal.h"
+
+/* Values are kept as integers, N x F (N jobs), so that the running sum is
+ * exact and the value printed at any time equals a sum from scratch. */
+struct sim_frag {
+    int64_t *table; /* N x F(t, f), type t at off[t] + f */
+    int32_t off[SIM_MAX_GPU_TYPES];
+    int64_t sum; /* N x the cluster's fragmentation now */
+    double area; /* N x its integral up to last_t */
+    double last_t;
+};
+
+/* N x F(t, .) from the jobs: f x (N - jobs allowed on t with k <= f). */
+static void fill_type(struct sim *s, int32_t t, int64_t *row, int32_t maxf)
+{
+    int64_t fit = 0;
+    memset(row, 0, (size_t)(maxf + 1) * sizeof *row);
+    for (size_t j = 0; j < s->njobs; j++) { /* row[k] counts jobs first */
+        const struct sim_job *job = &s->jobs[j];
+        if ((job->allowed >> t & 1u) && job->num_gpus <= maxf)
+            row[job->num_gpus]++;
+    }
+    for (int32_t f = 0; f <= maxf; f++) {
+        fit += row[f];
+        row[f] = f * ((int64_t)s->njobs - fit);
+    }
+}
+
+int sim_frag_init(struct sim *s)
+{
+    const struct cluster *c = s->cluster;
+    int32_t cells = 0;
+    struct sim_frag *fr = calloc(1, sizeof *fr);
+    if (!fr)
+        return SIM_ENOMEM;
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        fr->off[t] = cells;
+        cells += c->types[t].max_per_node + 1;
+    }
+    fr->table = malloc((size_t)cells * sizeof *fr->table);
+    if (!fr->table) {
+        free(fr);
+        return SIM_ENOMEM;
+    }
+    for (int32_t t = 0; t < c->ntypes; t++)
+        fill_type(s, t, fr->table + fr->off[t], c->types[t].max_per_node);
+    for (int32_t i = 0; i < c->nnodes; i++)
+        fr->sum += fr->table[fr->off[c->nodes[i].gpu_type] + s->node_free[i]];
+    fr->last_t = s->njobs ? s->jobs[s->order[0]].submit_time : 0;
+    s->frag = fr;
+    return 0;
+}
+
+void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
+                     int32_t new_free)
+{
+    struct sim_frag *fr = s->frag;
+    const int64_t *row = fr->table + fr->off[s->cluster->nodes[node].gpu_type];
+    fr->area += (double)fr->sum * (s->now - fr->last_t);
+    fr->last_t = s->now;
+    fr->sum += row[new_free] - row[old_free];
+}
+
+void sim_frag_free(struct sim *s)
+{
+    if (s->frag)
+        free(s->frag->table);
+    free(s->frag);
+    s->frag = NULL;
+}
+
+double sim_frag_area(const struct sim *s)
+{
+    return s->frag && s->njobs ? s->frag->area / (double)s->njobs : 0;
+}
+
+double sim_frag_gpus(const struct sim *s)
+{
+    return s->frag && s->njobs ? (double)s->frag->sum / (double)s->njobs : 0;
+}
