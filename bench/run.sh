@@ -82,10 +82,6 @@ for n in 100000 1000000; do
 done
 
 echo
-echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
-echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
-echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
-OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
 echo "== hetsim sweep: 200 cells (5 policies x 40 seeds, noisy:0.5 estimates)"
 echo "   on Gavel's trace 6214e9 and gavel-108 (bench/sweep-200.json)"
 for j in 1 2; do
@@ -130,3 +126,9 @@ python3 "$here/../traces/alibaba2023/synth.py" --pods 8000 --nodes 1500 \
   --cluster "alibaba2023:$work/nodes.csv" \
   --placements fgd,best-fit,dot-product --out "$work/pack" 2>&1 >/dev/null |
   sed 's/^/   /'
+
+echo
+echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
+echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
+echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
+OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2

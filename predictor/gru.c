@@ -27,9 +27,9 @@ void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
         for (int b = 0; b < bsz; b++)
             memcpy(ghs + (size_t)b * (size_t)t * (size_t)g3, w->b_hh,
                    (size_t)g3 * sizeof *gh);
-        if (s > 0) /* gh[:, tt] += h[:, pt] W_hh^T; rows T*. apart */
-            pred_gemm(0, 1, bsz, g3, hs, 1, h + (size_t)pt * (size_t)hs, t * hs,
-                      w->w_hh, hs, 1, ghs, t * g3);
+        if (s > 0) /* gh[:, tt] += h[:, pt] W_hh; rows T*. apart */
+            pred_gemm(0, 0, bsz, g3, hs, 1, h + (size_t)pt * (size_t)hs, t * hs,
+                      w->w_hh, g3, 1, ghs, t * g3);
         for (int b = 0; b < bsz; b++) {
             size_t row = (size_t)b * (size_t)t + (size_t)tt;
             const pfloat *xi = gi + row * (size_t)g3,
@@ -107,9 +107,9 @@ void pred_gru_backward(pfloat *dinp, const struct pred_gru_dw *dw,
                 dw->b_hh[j] += dgh[(size_t)b * (size_t)g3 + (size_t)j];
         if (s > 0) {
             const pfloat *hprev = h + (size_t)pt * (size_t)hs;
-            pred_gemm(1, 0, g3, hs, bsz, 1, dgh, g3, hprev, t * hs, 1, dw->w_hh,
-                      hs);
-            pred_gemm(0, 0, bsz, hs, g3, 1, dgh, g3, w->w_hh, hs, 1, dhp, hs);
+            pred_gemm(1, 0, hs, g3, bsz, 1, hprev, t * hs, dgh, g3, 1, dw->w_hh,
+                      g3);
+            pred_gemm(0, 1, bsz, hs, g3, 1, dgh, g3, w->w_hh, g3, 1, dhp, hs);
         }
         memcpy(dh, dhp, nb * (size_t)hs * sizeof *dh);
     }

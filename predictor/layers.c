@@ -60,17 +60,17 @@ void pred_linear_forward(pfloat *out, const pfloat *inp, const pfloat *w,
     if (b)
         for (int i = 0; i < n; i++)
             memcpy(out + (size_t)i * (size_t)oc, b, (size_t)oc * sizeof *out);
-    pred_gemm(0, 1, n, oc, ic, 1, inp, ic, w, ic, b ? 1 : 0, out, oc);
+    pred_gemm(0, 0, n, oc, ic, 1, inp, ic, w, oc, b ? 1 : 0, out, oc);
 }
 
 void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
                           const pfloat *dout, const pfloat *inp,
                           const pfloat *w, int n, int ic, int oc)
 {
-    if (dinp) /* dinp (N, IC) += dout (N, OC) w (OC, IC) */
-        pred_gemm(0, 0, n, ic, oc, 1, dout, oc, w, ic, 1, dinp, ic);
-    /* dw (OC, IC) += dout^T inp */
-    pred_gemm(1, 0, oc, ic, n, 1, dout, oc, inp, ic, 1, dw, ic);
+    if (dinp) /* dinp (N, IC) += dout (N, OC) w^T */
+        pred_gemm(0, 1, n, ic, oc, 1, dout, oc, w, oc, 1, dinp, ic);
+    /* dw (IC, OC) += inp^T dout */
+    pred_gemm(1, 0, ic, oc, n, 1, inp, ic, dout, oc, 1, dw, oc);
     if (db)
         for (int i = 0; i < n; i++)
             for (int o = 0; o < oc; o++)
@@ -135,9 +135,10 @@ void pred_relu_forward(pfloat *out, const pfloat *inp, size_t n)
 void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
                         size_t n)
 {
-    /* Without a branch: half the signs are random, mispredicted. */
+    /* A mask, not a branch (half the signs are random, mispredicted), so
+     * that the loop vectorizes. */
     for (size_t i = 0; i < n; i++)
-        dinp[i] += out[i] > 0 ? dout[i] : 0;
+        dinp[i] += dout[i] * (pfloat)(out[i] > 0);
 }
 
 void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,

@@ -6,7 +6,6 @@
 #define HETSIM_NN_INTERNAL_H
 
 #include <stddef.h>
-
 #include <gsl/gsl_rng.h>
 
 #include "predictor.h"
@@ -22,7 +21,7 @@ typedef float pfloat;
 #define pred_tanh(x) (1 - 2 / (expf(2 * (x)) + 1))
 #endif
 
-#define PRED_CKPT_VERSION 1u /* checkpoint.c */
+#define PRED_CKPT_VERSION 2u /* 2: weights input-major (see linear) */
 /* Rows run through at once (pred_model.chunk): few for a small model, whose
  * activations then stay in cache; more for one of over 1 MiB of weights. */
 #define PRED_CHUNK_SMALL 8
@@ -42,7 +41,8 @@ void pred_gemm_naive(int trans_a, int trans_b, int m, int n, int k,
 /* ---- layers: outputs first, then inputs, then weights, then sizes;
  * backward functions add into gradients ---- */
 
-/* out (N, OC) = inp (N, IC) w^T + b; w (OC, IC), b (OC) or NULL. */
+/* out (N, OC) = inp (N, IC) w + b; w (IC, OC): input-major, the transpose
+ * of torch's, so that OpenBLAS's small kernels apply (4x at batch 1). */
 void pred_linear_forward(pfloat *out, const pfloat *inp, const pfloat *w,
                          const pfloat *b, int n, int ic, int oc);
 void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
@@ -84,7 +84,7 @@ void pred_embed_backward(pfloat *dw, pfloat *db, pfloat *demb, pfloat *dpos,
  * gate (B, T, 3H) r, z, n after activation, h (B, T, H) the state after
  * reading token t, stored at position t. */
 struct pred_gru_w {
-    const pfloat *w_ih, *w_hh, *b_ih, *b_hh; /* (3H,C) (3H,H) (3H) (3H) */
+    const pfloat *w_ih, *w_hh, *b_ih, *b_hh; /* (C,3H) (H,3H) (3H) (3H) */
 };
 struct pred_gru_dw {
     pfloat *w_ih, *w_hh, *b_ih, *b_hh;
@@ -116,11 +116,11 @@ void pred_pool_backward(pfloat *dinp, const pfloat *dout, int bsz, int t, int c,
 /* ---- the model ---- */
 
 struct pred_block_w {    /* one attention block; W input width, A = NH*HD */
-    pfloat *wqkv, *bqkv; /* (3A, W) (3A) */
-    pfloat *wo, *bo;     /* (W, A) (W) */
+    pfloat *wqkv, *bqkv; /* (W, 3A) (3A) */
+    pfloat *wo, *bo;     /* (A, W) (W) */
     pfloat *ln1g, *ln1b; /* (W) (W) */
-    pfloat *w1, *b1;     /* (F, W) (F) */
-    pfloat *w2, *b2;     /* (W, F) (W) */
+    pfloat *w1, *b1;     /* (W, F) (F) */
+    pfloat *w2, *b2;     /* (F, W) (W) */
     pfloat *ln2g, *ln2b; /* (W) (W) */
 };
 

@@ -66,6 +66,17 @@ class Net(nn.Module):
                    b.f2.weight, b.f2.bias, b.ln2.weight, b.ln2.bias]
         return ps + [self.fc.weight, self.fc.bias]
 
+    def transposed(self):
+        """The tensors C stores input-major: torch's (out, in) matrices of
+        Linear and GRU layers, written transposed."""
+        ts = []
+        for g in (self.gf, self.gb):
+            if g is not None:
+                ts += [g.weight_ih_l0, g.weight_hh_l0]
+        for b in self.blocks:
+            ts += [b.qkv.weight, b.o.weight, b.f1.weight, b.f2.weight]
+        return ts + [self.fc.weight]
+
     def tokens(self, x):
         toks, num, off = [], 0, 0
         for i, nl in enumerate(self.cfg["levels"]):
@@ -135,7 +146,11 @@ def make(path, cfg, seed):
     x[1, cfg["unknown_col"]] = -1.0  # a level the schema does not know
     y = torch.randn(bs)
     params = net.ordered_params()
-    flat = lambda ts: torch.cat([t.detach().reshape(-1) for t in ts])
+    trans = set(id(t) for t in net.transposed())
+
+    def flat(ts):  # ts[i] is params[i] or its gradient
+        return torch.cat([(t.t() if id(p) in trans else t).detach()
+                          .reshape(-1) for t, p in zip(ts, params)])
     p0 = flat(params)
 
     out = net(x)
