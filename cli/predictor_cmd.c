@@ -40,6 +40,8 @@ static void usage(const char *sub)
            "                        any non-numeric cell are categorical "
            "anyway)\n"
            "      --drop L          comma list of columns to ignore\n"
+           "      --keep COL=VALUE  only the rows whose COL reads VALUE (e.g. "
+           "runnable=1)\n"
            "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
            "                        eval, predict: the model file\n"
            "      --models LIST     compare: comma list of models (default "
@@ -90,6 +92,22 @@ static int number_opt(const char *sub, const char *name, const char *s,
     return 0;
 }
 
+int cli_pred_check_log_target(const struct pred_table *t, const char *path,
+                              int log_target)
+{
+    for (size_t i = 0; log_target && i < t->n; i++)
+        if (!(t->y[i] > 0)) {
+            char text[160];
+            snprintf(text, sizeof text,
+                     "target '%s' is %g: --log-target needs every "
+                     "target > 0",
+                     t->target, t->y[i]);
+            cli_error_at(path, t->line[i], 0, text);
+            return CLI_BAD_INPUT;
+        }
+    return CLI_OK;
+}
+
 static int parse_option(struct pcli_args *a, const char *sub, int opt,
                         char **argv)
 {
@@ -107,6 +125,7 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
     case 'A': a->arch = optarg; break;
     case 'o': a->out = optarg; break;
     case 'L': a->leave_out = optarg; break;
+    case 'K': a->keep = optarg; break;
     case 'l': a->fit.log_target = 1; break;
     case 'q': a->quiet = 1; break;
     case 'P': a->plots = 0; break;
@@ -176,6 +195,7 @@ static int parse_args(int argc, char **argv, const char *sub,
         {"seed", required_argument, NULL, 'S'},
         {"repeats", required_argument, NULL, 'k'},
         {"leave-out", required_argument, NULL, 'L'},
+        {"keep", required_argument, NULL, 'K'},
         {"max-depth", required_argument, NULL, 'x'},
         {"eta", required_argument, NULL, 'e'},
         {"rounds", required_argument, NULL, 'r'},
@@ -240,11 +260,18 @@ static int train(const struct pcli_args *a)
             s.params.lambda = p->lambda;
         s.params_set = 1;
     }
-    struct pred_table_opts o = {a->target, a->categorical, a->drop, NULL, NULL};
+    struct pred_table_opts o = {.target = a->target,
+                                .categorical = a->categorical,
+                                .drop = a->drop,
+                                .keep = a->keep};
     struct pred_table *t;
     struct pred_error e;
     if (pred_table_read(a->data, &o, &t, &e) < 0)
         return cli_pred_error(&e);
+    if (cli_pred_check_log_target(t, a->data, a->fit.log_target) != CLI_OK) {
+        pred_table_destroy(t);
+        return CLI_BAD_INPUT;
+    }
     struct pmodel m;
     char err[512];
     double t0 = cli_clock();
@@ -283,8 +310,9 @@ static int load_for_use(const struct pcli_args *a, int need_target,
                                "the model file "
                                "names no target: give --target COLUMN");
     }
-    struct pred_table_opts o = {need_target ? col : NULL, NULL, NULL, NULL,
-                                pmodel_schema(m)};
+    struct pred_table_opts o = {.target = need_target ? col : NULL,
+                                .keep = a->keep,
+                                .schema = pmodel_schema(m)};
     struct pred_error e;
     int rc =
         pred_table_read(a->data, &o, t, &e) < 0 ? cli_pred_error(&e) : CLI_OK;

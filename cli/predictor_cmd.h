@@ -55,12 +55,17 @@ void pmodel_free(struct pmodel *m);
 /* The command line of every predictor command. */
 struct pcli_args {
     const char *data, *target, *categorical, *drop, *model, *models;
-    const char *arch, *out, *leave_out;
+    const char *arch, *out, *leave_out, *keep;
     unsigned long repeats;
     struct pmodel_fit fit;
     struct pred_base_params params; /* train: hyper-parameters given */
     int params_set, quiet, plots;
 };
+
+/* CLI_BAD_INPUT after `FILE:LINE: ...` when LOG_TARGET is set and a
+ * target of T (read from PATH) is not > 0; else CLI_OK. */
+int cli_pred_check_log_target(const struct pred_table *t, const char *path,
+                              int log_target);
 
 /* `hetsim predictor compare` (predictor_compare.c). */
 int cli_predictor_compare(const struct pcli_args *a);

@@ -290,11 +290,18 @@ int cli_predictor_compare(const struct pcli_args *a)
     int rc = parse_models(&c, a);
     if (rc != CLI_OK)
         return rc;
-    struct pred_table_opts o = {a->target, a->categorical, a->drop,
-                                a->leave_out, NULL};
+    struct pred_table_opts o = {.target = a->target,
+                                .categorical = a->categorical,
+                                .drop = a->drop,
+                                .group = a->leave_out,
+                                .keep = a->keep};
     struct pred_error e;
     if (pred_table_read(a->data, &o, &c.t, &e) < 0)
         return cli_pred_error(&e);
+    if (cli_pred_check_log_target(c.t, a->data, a->fit.log_target)) {
+        pred_table_destroy(c.t);
+        return CLI_BAD_INPUT;
+    }
     c.schema = &c.t->schema;
     c.nsplits = c.loo ? c.t->ngroups : a->repeats;
     if (c.t->n < 10 || (c.loo && c.nsplits < 2)) {

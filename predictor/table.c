@@ -437,6 +437,34 @@ static int build(struct pred_table *t, const struct csv *c,
     return rc == 0 ? fill_rows(t, c, o, tj, gj, path, e) : rc;
 }
 
+/* Keeps the header and the records whose cell in column COL equals VALUE,
+ * for O->keep = "COL=VALUE". */
+static int keep_rows(struct csv *c, const char *keep, const char *path,
+                     struct pred_error *e)
+{
+    const char *eq = keep ? strchr(keep, '=') : NULL;
+    if (!keep)
+        return 0;
+    char col[256];
+    snprintf(col, sizeof col, "%.*s", eq ? (int)(eq - keep) : 0, keep);
+    long j = eq ? find_col(c, col) : -1;
+    if (j < 0)
+        return fail(e, path, 1,
+                    "keep rows '%s': expected COLUMN=VALUE with "
+                    "a column of the header",
+                    keep);
+    size_t n = 1;
+    for (size_t r = 1; r < c->nrec; r++) {
+        if (strcmp(c->cell[r * c->ncols + (size_t)j], eq + 1) != 0)
+            continue;
+        memmove(c->cell + n * c->ncols, c->cell + r * c->ncols,
+                c->ncols * sizeof *c->cell);
+        c->line[n++] = c->line[r];
+    }
+    c->nrec = n;
+    return 0;
+}
+
 int pred_table_read(const char *path, const struct pred_table_opts *o,
                     struct pred_table **out, struct pred_error *e)
 {
@@ -446,9 +474,14 @@ int pred_table_read(const char *path, const struct pred_table_opts *o,
         csv_free(&c);
         return -1;
     }
+    if (keep_rows(&c, o->keep, path, e) < 0) {
+        csv_free(&c);
+        return -1;
+    }
     if (c.nrec < 2) {
         csv_free(&c);
-        return fail(e, path, 2, "no data rows after the header");
+        return fail(e, path, 2, "no data rows after the header%s",
+                    o->keep ? " (or none kept)" : "");
     }
     struct pred_table *t = calloc(1, sizeof *t);
     int rc = t ? build(t, &c, o, path, e) : fail(e, path, 0, "out of memory");

@@ -43,6 +43,8 @@ struct pred_table_opts {
     const char *drop;        /* comma list of columns ignored; NULL */
     const char *group;       /* column kept as row groups (may be dropped
                                 as a feature); NULL */
+    const char *keep;        /* "COL=VALUE": only rows whose cell in COL
+                                is VALUE (as text); NULL: every row */
     const struct pred_schema *schema; /* non-NULL: the features and levels
                                 of a trained model, found by name; a level
                                 it does not know gets code -1 */

@@ -107,6 +107,14 @@ Test(predictor_cmd, bad_dataset_rows_exit_3_with_file_and_line)
     cr_assert_eq(run("predictor train --data bad.csv --target y --model "
                      "svm -o m"),
                  2);
+    cr_assert((f = fopen(path, "w")));
+    fputs("a,y\n1,3\n2,0\n", f);
+    fclose(f);
+    cr_assert_eq(run("predictor train --data bad.csv --target y --model "
+                     "rf --log-target -o m"),
+                 3);
+    cr_assert(strstr(err, "bad.csv:3: target 'y' is 0: --log-target"), "%s",
+              err);
     cr_assert_eq(run("predictor eval --model nothing --data bad.csv"), 3);
 }
 
@@ -149,8 +157,8 @@ Test(predictor_cmd, compare_is_deterministic_and_writes_the_table)
     cr_assert_eq(run("dataset synth --schema memory --rows 150 -o m.csv"), 0);
     for (int k = 0; k < 2; k++) {
         cr_assert_eq(run("predictor compare --data m.csv --target memory_mb "
-                         "--models xgboost,rf,tree,linear --repeats 2 "
-                         "--no-plots --out %s",
+                         "--models xgboost,rf,tree,linear,tbigru "
+                         "--epochs 3 --repeats 2 --no-plots --out %s",
                          k ? "b" : "a"),
                      0, "%s", err);
     }

@@ -367,3 +367,19 @@ Test(baseline, model_files_of_another_kind_or_version_are_refused)
     cr_assert(strstr(err, "not a hetsim baseline"), "%s", err);
     unlink(path);
 }
+
+Test(table, keeps_only_the_rows_asked_for_with_their_lines)
+{
+    struct pred_table *t;
+    struct pred_error e;
+    struct pred_table_opts o = {.target = "y", .keep = "ok=1"};
+    cr_assert_eq(read_text("x,ok,y\n1,1,10\n2,0,0\n3,1,30\n", &o, &t, &e), 0,
+                 "%s", e.text);
+    cr_assert_eq(t->n, 2);
+    cr_assert_eq(t->y[1], 30.0);
+    cr_assert_eq(t->line[1], 4); /* the file's line, not the kept index */
+    pred_table_destroy(t);
+    struct pred_table_opts bad = {.target = "y", .keep = "nope=1"};
+    cr_assert_eq(read_text("x,y\n1,2\n", &bad, &t, &e), -1);
+    cr_assert(strstr(e.text, "COLUMN=VALUE"), "%s", e.text);
+}
