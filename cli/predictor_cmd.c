@@ -23,8 +23,10 @@ static void usage(const char *sub)
                "trained model on a CSV\ndataset with the target column.\n"
                "  --model MODEL --data F [--target COL]\n");
     else if (strcmp(sub, "predict") == 0)
-        printf("Writes the rows of a CSV dataset with one more column, "
-               "`predicted`.\n  --model MODEL --data F -o OUT.csv\n");
+        printf("Writes the model's features of each row of a CSV dataset, "
+               "its target when\nthe file has that column, and one more "
+               "column, `predicted`.\n"
+               "  --model MODEL --data F -o OUT.csv\n");
     else
         printf("Trains every model on the same seeded 70/30 splits "
                "(hyper-parameters of the\nbaselines chosen on 20%% of the "
@@ -310,7 +312,10 @@ static int load_for_use(const struct pcli_args *a, int need_target,
                                "the model file "
                                "names no target: give --target COLUMN");
     }
-    struct pred_table_opts o = {.target = need_target ? col : NULL,
+    /* predict keeps the target beside the prediction when the file has
+     * it. */
+    struct pred_table_opts o = {.target = col,
+                                .target_optional = !need_target,
                                 .keep = a->keep,
                                 .schema = pmodel_schema(m)};
     struct pred_error e;
