@@ -90,12 +90,12 @@ void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
         for (int j = 0; j < c; j++)
             var += (x[j] - mu) * (x[j] - mu);
         var /= c;
-        double rs = 1.0 / sqrt(var + 1e-5);
+        pfloat m = (pfloat)mu, rs = (pfloat)(1.0 / sqrt(var + 1e-5));
+        pfloat *o = out + (size_t)i * (size_t)c;
         for (int j = 0; j < c; j++)
-            out[(size_t)i * (size_t)c + (size_t)j] =
-                (pfloat)((x[j] - mu) * rs * g[j] + b[j]);
-        mean[i] = (pfloat)mu;
-        rstd[i] = (pfloat)rs;
+            o[j] = (x[j] - m) * rs * g[j] + b[j];
+        mean[i] = m;
+        rstd[i] = rs;
     }
 }
 
@@ -106,22 +106,21 @@ void pred_layernorm_backward(pfloat *dinp, pfloat *dg, pfloat *db,
 {
     for (int i = 0; i < n; i++) {
         size_t o = (size_t)i * (size_t)c;
+        const pfloat *x = inp + o, *d = dout + o;
+        pfloat m = mean[i], rs = rstd[i], *dx = dinp + o;
         /* dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) */
         double m_dn = 0, m_dnx = 0;
         for (int j = 0; j < c; j++) {
-            double xh = (inp[o + (size_t)j] - mean[i]) * rstd[i];
-            double dn = (double)g[j] * dout[o + (size_t)j];
+            pfloat xh = (x[j] - m) * rs, dn = g[j] * d[j];
             m_dn += dn;
             m_dnx += dn * xh;
         }
-        m_dn /= c;
-        m_dnx /= c;
+        pfloat a = (pfloat)(m_dn / c), bx = (pfloat)(m_dnx / c);
         for (int j = 0; j < c; j++) {
-            double xh = (inp[o + (size_t)j] - mean[i]) * rstd[i];
-            double dn = (double)g[j] * dout[o + (size_t)j];
-            db[j] += dout[o + (size_t)j];
-            dg[j] += (pfloat)(xh * dout[o + (size_t)j]);
-            dinp[o + (size_t)j] += (pfloat)(rstd[i] * (dn - m_dn - xh * m_dnx));
+            pfloat xh = (x[j] - m) * rs;
+            db[j] += d[j];
+            dg[j] += xh * d[j];
+            dx[j] += rs * (g[j] * d[j] - a - xh * bx);
         }
     }
 }
