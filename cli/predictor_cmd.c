@@ -12,6 +12,51 @@
 
 #define MODELS_HELP "tbigru, transformer, bigru, xgboost, rf, tree, linear"
 
+static const char OPTIONS_HELP[] =
+    "\nOptions:\n"
+    "  -d, --data F          CSV dataset with a header row\n"
+    "  -t, --target COL      the column to predict\n"
+    "      --categorical L   comma list of columns read as categories "
+    "(columns with\n"
+    "                        any non-numeric cell are categorical "
+    "anyway)\n"
+    "      --drop L          comma list of columns to ignore\n"
+    "      --keep COL=VALUE  only the rows whose COL reads VALUE (e.g. "
+    "runnable=1)\n"
+    "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
+    "                        eval, predict: the model file\n"
+    "      --models LIST     compare: comma list of models (default "
+    "all)\n"
+    "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
+    "seed002 (Wang)\n"
+    "      --order O         gru-first or attention-first\n"
+    "      --epochs N        networks' epochs (default 200, Hu's "
+    "Table 2)\n"
+    "      --log-target      fit log(target); metrics stay in "
+    "original units\n"
+    "      --seed S          seed of splits and models (default 1)\n"
+    "  -k, --repeats K       compare: seeded splits (default 5)\n"
+    "      --leave-out COL   compare: hold out each value of COL in "
+    "turn instead\n"
+    "                        (e.g. model_family; pooled rows in "
+    "splits.csv)\n"
+    "      --max-depth N, --eta X, --rounds N, --trees N, --lambda X\n"
+    "                        train: baseline hyper-parameters\n"
+    "  -o, --out PATH        train: model file; predict: CSV; "
+    "compare: folder\n"
+    "      --no-plots        compare: no charts\n"
+    "  -q, --quiet           no progress\n"
+    "  -h, --help            show this help\n\n"
+    "Examples:\n"
+    "  hetsim dataset synth --schema memory -o mem.csv\n"
+    "  hetsim predictor train --data mem.csv --target memory_mb "
+    "--model xgboost -o mem.model\n"
+    "  hetsim predictor eval --model mem.model --data mem.csv\n"
+    "  hetsim predictor compare --data mem.csv --target memory_mb "
+    "--repeats 5 --out cmp\n\n"
+    "Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input "
+    "(dataset, model file).\n";
+
 static void usage(const char *sub)
 {
     printf("Usage: hetsim predictor %s [OPTIONS]\n", sub);
@@ -23,8 +68,10 @@ static void usage(const char *sub)
                "trained model on a CSV\ndataset with the target column.\n"
                "  --model MODEL --data F [--target COL]\n");
     else if (strcmp(sub, "predict") == 0)
-        printf("Writes the rows of a CSV dataset with one more column, "
-               "`predicted`.\n  --model MODEL --data F -o OUT.csv\n");
+        printf("Writes the model's features of each row of a CSV dataset, "
+               "its target when\nthe file has that column, and one more "
+               "column, `predicted`.\n"
+               "  --model MODEL --data F -o OUT.csv\n");
     else
         printf("Trains every model on the same seeded 70/30 splits "
                "(hyper-parameters of the\nbaselines chosen on 20%% of the "
@@ -32,49 +79,7 @@ static void usage(const char *sub)
                "DIR/compare.csv, the table on stdout, and charts.\n"
                "  --data F --target COL --models LIST --repeats K "
                "--out DIR\n");
-    printf("\nOptions:\n"
-           "  -d, --data F          CSV dataset with a header row\n"
-           "  -t, --target COL      the column to predict\n"
-           "      --categorical L   comma list of columns read as categories "
-           "(columns with\n"
-           "                        any non-numeric cell are categorical "
-           "anyway)\n"
-           "      --drop L          comma list of columns to ignore\n"
-           "      --keep COL=VALUE  only the rows whose COL reads VALUE (e.g. "
-           "runnable=1)\n"
-           "  -m, --model NAME|F    train: the model (" MODELS_HELP ");\n"
-           "                        eval, predict: the model file\n"
-           "      --models LIST     compare: comma list of models (default "
-           "all)\n"
-           "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
-           "seed002 (Wang)\n"
-           "      --order O         gru-first or attention-first\n"
-           "      --epochs N        networks' epochs (default 200, Hu's "
-           "Table 2)\n"
-           "      --log-target      fit log(target); metrics stay in "
-           "original units\n"
-           "      --seed S          seed of splits and models (default 1)\n"
-           "  -k, --repeats K       compare: seeded splits (default 5)\n"
-           "      --leave-out COL   compare: hold out each value of COL in "
-           "turn instead\n"
-           "                        (e.g. model_family; also writes "
-           "loo.csv)\n"
-           "      --max-depth N, --eta X, --rounds N, --trees N, --lambda X\n"
-           "                        train: baseline hyper-parameters\n"
-           "  -o, --out PATH        train: model file; predict: CSV; "
-           "compare: folder\n"
-           "      --no-plots        compare: no charts\n"
-           "  -q, --quiet           no progress\n"
-           "  -h, --help            show this help\n\n"
-           "Examples:\n"
-           "  hetsim dataset synth --schema memory -o mem.csv\n"
-           "  hetsim predictor train --data mem.csv --target memory_mb "
-           "--model xgboost -o mem.model\n"
-           "  hetsim predictor eval --model mem.model --data mem.csv\n"
-           "  hetsim predictor compare --data mem.csv --target memory_mb "
-           "--repeats 5 --out cmp\n\n"
-           "Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input "
-           "(dataset, model file).\n");
+    fputs(OPTIONS_HELP, stdout);
 }
 
 static int number_opt(const char *sub, const char *name, const char *s,
@@ -106,6 +111,36 @@ int cli_pred_check_log_target(const struct pred_table *t, const char *path,
             return CLI_BAD_INPUT;
         }
     return CLI_OK;
+}
+
+/* The baselines' hyper-parameters of `train` (bits of params_set). */
+static int parse_hyper(struct pcli_args *a, const char *sub, int opt)
+{
+    double v = 0;
+    int rc = 0;
+    switch (opt) {
+    case 'x':
+        if (!(rc = number_opt(sub, "--max-depth", optarg, 1, 30, &v)))
+            a->params.max_depth = (int)v, a->params_set |= 1;
+        break;
+    case 'e':
+        if (!(rc = number_opt(sub, "--eta", optarg, 1e-6, 1, &v)))
+            a->params.eta = v, a->params_set |= 2;
+        break;
+    case 'r':
+        if (!(rc = number_opt(sub, "--rounds", optarg, 1, PMODEL_MAX_LOSS, &v)))
+            a->params.rounds = (int)v, a->params_set |= 4;
+        break;
+    case 'T':
+        if (!(rc = number_opt(sub, "--trees", optarg, 1, 10000, &v)))
+            a->params.trees = (int)v, a->params_set |= 8;
+        break;
+    case 'y':
+        if (!(rc = number_opt(sub, "--lambda", optarg, 0, 1e12, &v)))
+            a->params.lambda = v, a->params_set |= 16;
+        break;
+    }
+    return rc;
 }
 
 static int parse_option(struct pcli_args *a, const char *sub, int opt,
@@ -149,25 +184,10 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
             a->fit.epochs = (int)v;
         break;
     case 'x':
-        if (!(rc = number_opt(sub, "--max-depth", optarg, 1, 30, &v)))
-            a->params.max_depth = (int)v, a->params_set |= 1;
-        break;
     case 'e':
-        if (!(rc = number_opt(sub, "--eta", optarg, 1e-6, 1, &v)))
-            a->params.eta = v, a->params_set |= 2;
-        break;
     case 'r':
-        if (!(rc = number_opt(sub, "--rounds", optarg, 1, PMODEL_MAX_LOSS, &v)))
-            a->params.rounds = (int)v, a->params_set |= 4;
-        break;
     case 'T':
-        if (!(rc = number_opt(sub, "--trees", optarg, 1, 10000, &v)))
-            a->params.trees = (int)v, a->params_set |= 8;
-        break;
-    case 'y':
-        if (!(rc = number_opt(sub, "--lambda", optarg, 0, 1e12, &v)))
-            a->params.lambda = v, a->params_set |= 16;
-        break;
+    case 'y': return parse_hyper(a, sub, opt);
     case 'h': usage(sub); return -1;
     case ':':
         return cli_usage_error(cmd, "option '%s' needs a value",
@@ -310,7 +330,10 @@ static int load_for_use(const struct pcli_args *a, int need_target,
                                "the model file "
                                "names no target: give --target COLUMN");
     }
-    struct pred_table_opts o = {.target = need_target ? col : NULL,
+    /* predict keeps the target beside the prediction when the file has
+     * it. */
+    struct pred_table_opts o = {.target = col,
+                                .target_optional = !need_target,
                                 .keep = a->keep,
                                 .schema = pmodel_schema(m)};
     struct pred_error e;

@@ -335,7 +335,7 @@ static int check_header(const struct csv *c, const struct pred_table_opts *o,
         if (find_col(c, c->cell[j]) != (long)j)
             return fail(e, path, 1, "column '%s' appears twice", c->cell[j]);
     *tj = *gj = -1;
-    if (o->target && (*tj = find_col(c, o->target)) < 0)
+    if (o->target && (*tj = find_col(c, o->target)) < 0 && !o->target_optional)
         return fail(e, path, 1, "no target column '%s'", o->target);
     if (o->group && (*gj = find_col(c, o->group)) < 0)
         return fail(e, path, 1, "no group column '%s'", o->group);
@@ -429,7 +429,8 @@ static int build(struct pred_table *t, const struct csv *c,
     int rc = check_header(c, o, &tj, &gj, path, e);
     if (rc == 0)
         rc = pick_features(c, o, tj, src, &nf, path, e);
-    if (rc == 0 && tab_alloc(t, c->nrec - 1, (int)nf, o->target) < 0)
+    if (rc == 0 &&
+        tab_alloc(t, c->nrec - 1, (int)nf, tj >= 0 ? o->target : NULL) < 0)
         rc = fail(e, path, 0, "out of memory");
     for (size_t k = 0; rc == 0 && k < nf; k++)
         rc = make_feature(t, c, o, k, (size_t)src[k], path, e);

@@ -39,6 +39,8 @@ struct pred_table {
 
 struct pred_table_opts {
     const char *target;      /* column to predict; NULL: none */
+    int target_optional;     /* a missing target column is no error (the
+                                table then has no y) */
     const char *categorical; /* comma list forced categorical; NULL */
     const char *drop;        /* comma list of columns ignored; NULL */
     const char *group;       /* column kept as row groups (may be dropped

@@ -131,8 +131,25 @@ Test(predictor_cmd, train_eval_predict_round_trip)
                      "p.csv"),
                  0, "%s", err);
     read_in_dir("p.csv", buf, sizeof buf);
-    /* The model's features, then the prediction (the target is not read). */
-    cr_assert(strstr(buf, ",params_per_layer,predicted\n"), "%.200s", buf);
+    /* The model's features, the target the model file names, then the
+     * prediction. */
+    cr_assert(strstr(buf, ",params_per_layer,memory_mb,predicted\n"), "%.200s",
+              buf);
+    /* Without the target column: features and prediction only. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/f.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("input_dim,model_arch,num_layers,num_params,precision,"
+          "params_per_layer\n64,transformer,9,1523970,fp16,169330\n",
+          f);
+    fclose(f);
+    cr_assert_eq(run("predictor predict --model m.model --data f.csv -o "
+                     "p2.csv"),
+                 0, "%s", err);
+    read_in_dir("p2.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, ",params_per_layer,predicted\n64,transformer,"),
+              "%.200s", buf);
 }
 
 /* compare.csv without its two wall-clock columns. */
