@@ -93,6 +93,8 @@ for j in 1 2; do
     printf "   -j %d   %7.2f s   %6.1f cells/s\n", j, wall1 - wall0,
       200 / (wall1 - wall0) }'
 done
+
+echo
 echo "== gavel-maxmin: Gavel's max-min LP (GLPK simplex) on gavel-108's 3 types"
 echo "   one solve, random throughputs, 1/2/4/8-GPU jobs (bench/bench_lp.c); jobs"
 echo "   of one class are one group of the LP (Gavel's traces: 26 job types x GPU counts):"
@@ -132,3 +134,41 @@ echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
 echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
 echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
 OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
+
+echo
+echo "== Predictor in the loop: 1,000,000 jobs, SJF, oracle vs the Transformer-BiGRU"
+echo "   (Poisson arrivals at load 0.9 on 1,000 each of V100, P100, K80; Gavel job"
+echo "   types drawn uniformly, GPU counts 1:0.7,2:0.1,4:0.1,8:0.1, seed 1; the"
+echo "   run-time model is seed000 trained on \`hetsim dataset gavel\`)"
+matrix="$here/../traces/gavel/simulation_throughputs.json"
+"$hetsim" dataset gavel --throughputs "$matrix" -o "$work/gavel-all.csv" 2>/dev/null
+awk -F, 'NR == 1 || $(NF - 1) == 1' "$work/gavel-all.csv" > "$work/gavel.csv"
+start=$(date +%s.%N)
+"$hetsim" predictor train -q --data "$work/gavel.csv" --target throughput \
+  --model tbigru --log-target --drop runnable,job_type -o "$work/runtime.bin"
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN { printf "   training (246 rows, 200 epochs)  %8.3f s\n", e - s }'
+"$hetsim" trace generate -n 1000000 --load 0.9 \
+  --cluster "$here/cluster-gavel-3000.json" --job-types-from "$matrix" \
+  -g 1:0.7,2:0.1,4:0.1,8:0.1 -o "$work/typed.csv" >/dev/null 2>&1
+loop_run() { # LABEL ESTIMATES; prints and leaves the whole time in $wall
+  local out=$work/out-loop start end
+  start=$(date +%s.%N)
+  "$hetsim" run -q --trace "$work/typed.csv" --throughputs "$matrix" \
+    --cluster "$here/cluster-gavel-3000.json" --policy sjf --estimates "$2" \
+    --out "$out"
+  end=$(date +%s.%N)
+  wall=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')
+  awk -v label="$1" -v wall="$wall" -v sim="$(val "$out/perf.json" sim_wall_s)" \
+      -v pred="$(val "$out/perf.json" predict_wall_s)" \
+      -v calls="$(val "$out/summary.json" predict_calls)" \
+      -v hit="$(val "$out/summary.json" predict_cache_hit_rate)" \
+      -v mape="$(val "$out/summary.json" estimate_runtime_mape)" 'BEGIN {
+    printf "   %-10s whole command %7.3f s, simulate %7.3f s (predicting %.3f s), %d calls, cache hit rate %s, run-time MAPE %.1f %%\n",
+      label, wall, sim, pred, calls, hit, mape }'
+}
+loop_run oracle oracle
+oracle_wall=$wall
+loop_run predictor "predictor:$work/runtime.bin"
+awk -v a="$oracle_wall" -v b="$wall" 'BEGIN {
+  printf "   predictor / oracle, whole command: %.2fx (target: under 3x)\n", b / a }'

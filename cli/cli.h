@@ -70,7 +70,7 @@ struct pol_ops;
 
 /* How run-time estimates are made (--estimates). */
 enum cli_estimates { CLI_EST_NONE, CLI_EST_ORACLE, CLI_EST_TRACE,
-                     CLI_EST_NOISY };
+                     CLI_EST_NOISY, CLI_EST_HISTORY, CLI_EST_PREDICTOR };
 
 struct run_config {
     const char *trace, *cluster, *policy, *out;
@@ -86,6 +86,9 @@ struct run_config {
     const char *estimates_text;     /* as given, for summary.json */
     enum cli_estimates estimates;
     double noise_sigma;             /* noisy:SIGMA */
+    int history_by_user;            /* history:user (default vc) */
+    char est_model[1024];           /* predictor:MODEL.bin */
+    char est_memory_model[1024];    /* ...,memory=MODEL2.bin, or "" */
     double restart_overhead_s;
     int placement;                  /* enum pol_placement */
     int mem_aware;                  /* --placement ...,mem-aware[:MARGIN] */
@@ -113,6 +116,7 @@ int cli_parse_estimates(const char *cmd, const char *text,
 
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
+    double predict_wall_s; /* inside sim_wall_s: the estimator's calls */
 };
 
 /* Each returns an exit code, having printed why when it is not CLI_OK. */
@@ -155,6 +159,8 @@ struct cli_class_map {
     size_t cap, len;
 };
 
+struct cli_estimator;
+
 struct workload {
     const struct cluster *cluster;
     struct sim *sim;
@@ -170,6 +176,7 @@ struct workload {
     double noise_sigma;
     uint64_t seed;
     size_t estimated_jobs;        /* jobs given an est_work > 0 */
+    struct cli_estimator *est;    /* predictor in the loop, or NULL */
     size_t mem_jobs;              /* jobs with a known memory need */
 };
 
@@ -177,6 +184,24 @@ struct workload {
  * w->matrix where it knows the job type. */
 int cli_workload_build(struct workload *w, const struct trace *t,
                        const char *src);
+/* Puts the estimator of CFG (history, predictor) into w->sim; every job
+ * then counts as estimated. An exit code, having said why. */
+int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
+                           const struct trace *t);
+
+/* Quality of the estimates over the jobs simulated (est_quality.c): run
+ * time on the type each completed job last ran on, one node, against
+ * sim_est_runtime_s; memory need against sim_est_mem_mb. MAPE in
+ * percent; NAN where no job has both figures. 0, or -1 out of memory. */
+struct cli_est_quality {
+    double runtime_mape, runtime_r2, memory_mape;
+    size_t runtime_jobs, memory_jobs;
+};
+int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q);
+/* MAPE (percent) and R^2 of EST against TRUTH (N pairs, truths > 0); NAN
+ * when N is 0, R^2 NAN when every truth is equal. */
+void cli_mape_r2(const double *truth, const double *est, size_t n,
+                 double *mape, double *r2);
 void cli_workload_free(struct workload *w);
 /* Runs S under OPS and writes every result file of CFG->out. */
 int cli_simulate_and_write(const struct run_config *cfg,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "estimators.h"
 #include "policy.h"
 
 enum { OUT_TIMELINE, OUT_JOBS, OUT_SUMMARY, OUT_PERF, OUT_FILES };
@@ -184,6 +185,7 @@ static cJSON *summary_json(const struct run_config *cfg,
     for (int32_t g = 0; done && g < c->ntypes; g++)
         cli_json_number(done, c->types[g].name, m->per_type_completion_s[g]);
     cli_json_number(o, "events", (double)m->events);
+    cli_add_estimate_quality(o, w);
     return o;
 }
 
@@ -194,6 +196,7 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
     cli_json_number(o, "read_wall_s", p->read_wall_s);
     cli_json_number(o, "sim_wall_s", p->sim_wall_s);
     cli_json_number(o, "write_wall_s", p->write_wall_s);
+    cli_json_number(o, "predict_wall_s", p->predict_wall_s);
     cli_json_number(o, "peak_rss_mb", cli_peak_rss_mb());
     cli_json_number(o, "events_per_s",
                             p->sim_wall_s > 0 ? events / p->sim_wall_s : 0);
@@ -207,8 +210,9 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
 }
 
 static void print_table(const struct run_config *cfg,
-                        const struct cluster *c, const struct sim_summary *m)
+                        const struct workload *w, const struct sim_summary *m)
 {
+    const struct cluster *c = w->cluster;
     printf("hetsim run: policy %s, cluster %s (%d GPUs), trace %s\n",
            cfg->policy, c->name, c->total_gpus, cfg->trace);
     printf("  %-18s %zu of %zu", "jobs completed", m->jobs_completed,
@@ -235,6 +239,7 @@ static void print_table(const struct run_config *cfg,
         printf("  %-18s %12llu  (%.0f GPU-s of restart overhead)\n",
                "preemptions", (unsigned long long)m->preemptions_total,
                m->overhead_gpu_s);
+    cli_print_estimates(w);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
     printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
@@ -399,11 +404,14 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         double t0 = cli_clock();
         int src = sim_run(s, &hooks, &obs, &err);
         perf->sim_wall_s = cli_clock() - t0;
+        perf->predict_wall_s = w->est ? w->est->wall_s : 0;
         pol_unbind(ops, &hooks);
         if (tl.progress && tl.calls >= 4096)
             fputc('\n', stderr);
         if (src) {
-            cli_error("%s", err.text[0] ? err.text : sim_strerror(src));
+            cli_error("%s%s%s", err.text[0] ? err.text : sim_strerror(src),
+                      w->est && w->est->error[0] ? ": " : "",
+                      w->est ? w->est->error : "");
             rc = CLI_FAILURE;
         } else if (tl.oom || (keep && keep->pieces_oom)) {
             cli_error("out of memory");
@@ -469,7 +477,7 @@ int cli_simulate_and_write(const struct run_config *cfg,
     if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
         rc = CLI_FAILURE;
     if (!rc && !cfg->quiet)
-        print_table(cfg, c, &m);
+        print_table(cfg, w, &m);
 done:
     cli_series_free(&series);
     for (int i = 0; i < opened; i++)

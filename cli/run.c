@@ -45,9 +45,17 @@ static void run_usage(void)
         "(default), oracle\n"
         "                        (the truth), trace (column est_duration), "
         "noisy:SIGMA\n"
-        "                        (truth x lognormal(0, SIGMA), seeded); "
-        "memory estimates\n"
-        "                        likewise (trace: column gpu_mem_peak)\n"
+        "                        (truth x lognormal(0, SIGMA), seeded),\n"
+        "                        history[:vc|:user] (mean run time of the "
+        "finished jobs\n"
+        "                        of the same vc, default, or user; README), "
+        "or\n"
+        "                        predictor:MODEL.bin[,memory=MODEL2.bin] "
+        "(models of\n"
+        "                        `hetsim predictor train`, asked on every "
+        "arrival);\n"
+        "                        memory estimates likewise (trace: column "
+        "gpu_mem_peak)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
         "      --round-s S       round length of the gavel-* policies "
@@ -243,6 +251,30 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
     }
 }
 
+/* predictor:MODEL.bin[,memory=MODEL2.bin] into CFG. */
+static int parse_predictor(const char *cmd, const char *spec,
+                           struct run_config *cfg)
+{
+    const char *comma = strchr(spec, ',');
+    size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
+    if (len == 0 || len >= sizeof cfg->est_model)
+        return cli_usage_error(cmd, "--estimates predictor:MODEL.bin wants "
+                               "a model file, got 'predictor:%s'", spec);
+    snprintf(cfg->est_model, sizeof cfg->est_model, "%.*s", (int)len, spec);
+    cfg->est_memory_model[0] = '\0';
+    if (!comma)
+        return 0;
+    const char *mem = comma + 1;
+    if (strncmp(mem, "memory=", 7) != 0 || !mem[7] ||
+        strlen(mem + 7) >= sizeof cfg->est_memory_model)
+        return cli_usage_error(cmd, "--estimates predictor:MODEL.bin,"
+                               "memory=MODEL2.bin, got '%s' after the comma",
+                               mem);
+    snprintf(cfg->est_memory_model, sizeof cfg->est_memory_model, "%s",
+             mem + 7);
+    return 0;
+}
+
 int cli_parse_placement(const char *cmd, const char *text,
                         struct run_config *cfg)
 {
@@ -292,9 +324,19 @@ int cli_parse_estimates(const char *cmd, const char *text,
                                    "SIGMA from 0 to 10, got '%s'", text);
         cfg->estimates = CLI_EST_NOISY;
         cfg->noise_sigma = v;
+    } else if (strcmp(text, "history") == 0 ||
+               strcmp(text, "history:vc") == 0 ||
+               strcmp(text, "history:user") == 0) {
+        cfg->estimates = CLI_EST_HISTORY;
+        cfg->history_by_user = strcmp(text, "history:user") == 0;
+    } else if (strncmp(text, "predictor:", 10) == 0) {
+        cfg->estimates = CLI_EST_PREDICTOR;
+        return parse_predictor(cmd, text + 10, cfg);
     } else
         return cli_usage_error(cmd, "--estimates wants oracle, trace, "
-                               "noisy:SIGMA or none, got '%s'", text);
+                               "noisy:SIGMA, history[:vc|:user], "
+                               "predictor:MODEL.bin[,memory=MODEL2.bin] or "
+                               "none, got '%s'", text);
     return 0;
 }
 
@@ -446,6 +488,8 @@ int cli_run(int argc, char **argv)
     }
     if (!rc)
         rc = cli_workload_build(&w, t, cfg.trace);
+    if (!rc)
+        rc = cli_workload_estimator(&w, &cfg, t);
     if (!rc)
         rc = cli_simulate_and_write(&cfg, ops, t, &w, &perf);
     cli_workload_free(&w);

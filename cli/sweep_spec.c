@@ -237,10 +237,14 @@ static int parse_estimates(struct spec_ctx *x, const cJSON *arr, int *oom)
         double v = strncmp(e, "noisy:", 6) == 0 ? strtod(e + 6, &end) : -1;
         int ok = strcmp(e, "none") == 0 || strcmp(e, "oracle") == 0 ||
                  strcmp(e, "trace") == 0 ||
-                 (v >= 0 && v <= 10 && end != e + 6 && !*end);
+                 (v >= 0 && v <= 10 && end != e + 6 && !*end) ||
+                 strcmp(e, "history") == 0 || strcmp(e, "history:vc") == 0 ||
+                 strcmp(e, "history:user") == 0 ||
+                 (strncmp(e, "predictor:", 10) == 0 && e[10] && e[10] != ',');
         if (!ok)
-            rc = spec_bad(x, arr, "estimates: \"%s\" is not none, oracle, trace "
-                     "or noisy:SIGMA (SIGMA from 0 to 10)", e);
+            rc = spec_bad(x, arr, "estimates: \"%s\" is not none, oracle, trace, "
+                     "noisy:SIGMA (SIGMA from 0 to 10), history[:vc|:user] "
+                     "or predictor:MODEL.bin[,memory=MODEL2.bin]", e);
     }
     return rc;
 }

@@ -21,6 +21,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "estimators.h"
+
+/* What `history` says before any job has finished: a round placeholder of
+ * one hour. Any constant ranks those first jobs alike; it matters only
+ * against estimates made later from finished jobs. */
+#define HISTORY_PRIOR_S 3600.0
 
 /* The matrix's worker type for each GPU type of C (names compared without
  * case: V100 = v100), or NULL when the matrix did not measure it. */
@@ -281,8 +287,44 @@ int cli_workload_build(struct workload *w, const struct trace *t,
     return rc;
 }
 
+int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
+                           const struct trace *t)
+{
+    if (cfg->estimates != CLI_EST_HISTORY &&
+        cfg->estimates != CLI_EST_PREDICTOR)
+        return CLI_OK;
+    struct cli_estimator *e = calloc(1, sizeof *e);
+    if (!e) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    w->est = e;
+    int rc = CLI_OK;
+    if (cfg->estimates == CLI_EST_HISTORY) {
+        if (est_history_init(e, t, w->cluster,
+                             cfg->history_by_user ? EST_BY_USER : EST_BY_VC,
+                             HISTORY_PRIOR_S) != 0) {
+            cli_error("out of memory");
+            rc = CLI_FAILURE;
+        }
+    } else
+        rc = est_predictor_init(e, t, w->cluster, cfg->est_model,
+                                cfg->est_memory_model[0]
+                                    ? cfg->est_memory_model
+                                    : NULL,
+                                cfg->trace);
+    if (rc)
+        return rc;
+    sim_set_estimator(w->sim, &e->hooks);
+    w->estimated_jobs = sim_njobs(w->sim);
+    return CLI_OK;
+}
+
 void cli_workload_free(struct workload *w)
 {
+    est_free(w->est);
+    free(w->est);
+    w->est = NULL;
     free(w->classes.keys);
     free(w->classes.ids);
     free(w->fallback);

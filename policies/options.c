@@ -60,14 +60,16 @@ int pol_bind(const struct pol_ops *ops, struct pol_config *cfg,
     }
     if (ops->needs_estimates && !cfg->has_estimates)
         return pol_refuse(cfg, "policy %s needs run-time estimates: pass "
-                          "--estimates oracle, trace or noisy:SIGMA",
+                          "--estimates oracle, trace, noisy:SIGMA, history or "
+                          "predictor:MODEL.bin",
                           ops->name);
     if (ops->preemptive && cfg->backfill != POL_BACKFILL_NONE)
         return pol_refuse(cfg, "--backfill applies to non-preemptive "
                           "policies, and %s preempts", ops->name);
     if (cfg->backfill != POL_BACKFILL_NONE && !cfg->has_estimates)
         return pol_refuse(cfg, "--backfill needs run-time estimates: pass "
-                          "--estimates oracle, trace or noisy:SIGMA");
+                          "--estimates oracle, trace, noisy:SIGMA, history or "
+                          "predictor:MODEL.bin");
     return ops->create ? ops->create(cfg, &out->state) : 0;
 }
 

@@ -98,6 +98,7 @@ static void on_arrival(struct sim *s, const struct sim_event *ev)
     job_set_state(s, j, JOB_QUEUED);
     queue_push(s, j);
     s->instant_changed = 1;
+    sim_estimate_arrival(s, j); /* before the policy ranks the job */
     if (s->policy->on_arrival)
         s->policy->on_arrival(s->policy->state, s, j);
 }
@@ -134,6 +135,7 @@ static void on_finish(struct sim *s, const struct sim_event *ev)
     job->finish_time = s->now;
     job_set_state(s, j, JOB_COMPLETED);
     s->instant_changed = 1;
+    sim_estimate_finish(s, j);
     if (s->policy->on_finish)
         s->policy->on_finish(s->policy->state, s, j);
 }
@@ -246,7 +248,7 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         return rc;
     push_next_arrival(s);
     struct sim_event ev;
-    while (!s->oom && sim_heap_pop(&s->heap, &ev) == 0) {
+    while (!s->oom && !s->est_rc && sim_heap_pop(&s->heap, &ev) == 0) {
         SIM_ASSERT(ev.time >= s->now);
         s->now = ev.time;
         int per_run = ev.kind == SIM_EV_FINISH || ev.kind == SIM_EV_OOM;
@@ -266,6 +268,12 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     }
     if (s->oom)
         return SIM_ENOMEM;
+    if (s->est_rc) {
+        sim_error_set(err, name, 0, "estimator %s: %s",
+                      s->estimator->name ? s->estimator->name : "(unnamed)",
+                      sim_strerror(s->est_rc));
+        return s->est_rc;
+    }
     if (s->queue_len > 0) {
         sim_error_set(err, name, 0,
                       "policy %s left %zu jobs waiting on an idle cluster",

@@ -488,6 +488,47 @@ void sim_set_est_runtime(struct sim *s, uint32_t job,
 /* JOB's estimated peak GPU memory per GPU in MB; 0 when unknown. */
 double sim_est_mem_mb(const struct sim *s, uint32_t job);
 
+/* ---- A predictor in the loop (estimate.c) ------------------------------- */
+
+/* What an estimator believes of one job, asked once when it arrives. */
+struct sim_estimate {
+    double runtime_s[SIM_MAX_GPU_TYPES]; /* whole job on type t with its
+                                            GPUs; <= 0 = no estimate there */
+    double mem_mb;   /* peak GPU memory per GPU; 0 = unknown */
+    double gpu_util; /* fraction of the GPU's compute used; -1 = unknown */
+    double mem_util; /* fraction of its memory bandwidth; -1 = unknown */
+};
+
+/* A predictor in the loop: estimate() is called on every arrival, before
+ * the policy hears of the job, and fills *out (zeroed, utilizations -1);
+ * a non-zero return stops the run with that code. on_finish, which may be
+ * NULL, tells it a job completed (history estimators learn there). The
+ * engine knows only this table; models live outside sim/. What it says
+ * goes to sim_set_est_runtime, sim_set_est_mem and est_work (below). */
+struct sim_estimator {
+    const char *name;
+    void *ctx;
+    int (*estimate)(void *ctx, const struct sim *s, uint32_t job,
+                    struct sim_estimate *out);
+    void (*on_finish)(void *ctx, const struct sim *s, uint32_t job);
+};
+
+/* Installs E (borrowed, may be NULL) before sim_run. */
+void sim_set_estimator(struct sim *s, const struct sim_estimator *e);
+
+/* Sets JOB's estimated memory need (MB, 0 = unknown); 0 or SIM_EINVAL. */
+int sim_set_est_mem(struct sim *s, uint32_t job, double mem_mb);
+
+/* Sets est_work from JOB's per-type run-time estimates, so that policies
+ * reading est_work agree with them: the estimate on the fastest type the
+ * job may use, in units of its work (else the first type with one; 0 when
+ * none has one). */
+void sim_est_work_from_runtime(struct sim *s, uint32_t job);
+
+/* JOB's estimated utilizations from the estimator; -1 when unknown. */
+double sim_est_gpu_util(const struct sim *s, uint32_t job);
+double sim_est_mem_util(const struct sim *s, uint32_t job);
+
 /* ---- Results ------------------------------------------------------------ */
 
 struct sim_summary {

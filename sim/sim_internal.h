@@ -122,6 +122,12 @@ struct sim {
     char decision_error[200];
     struct sim_frag *frag;    /* FGD fragmentation of whole GPUs, or NULL */
     double last_frag;         /* sim_frag_gpus when last observed */
+
+    const struct sim_estimator *estimator; /* or NULL */
+    int est_rc;           /* first failure of the estimator */
+    double *est_util;     /* (est_util_n, 2) GPU and memory utilization, -1
+                             unknown; NULL until an estimator gives one */
+    size_t est_util_n;
 };
 
 /* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */
@@ -143,5 +149,11 @@ int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job);
 /* Takes the GPUs of a checked placement for job J. 0 or SIM_ENOMEM. */
 int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p);
 void sim_node_add_free(struct sim *s, int32_t node, int32_t gpus);
+
+/* estimate.c: asks the estimator about arriving job J, and tells it of
+ * finished job J; frees the utilization array. */
+void sim_estimate_arrival(struct sim *s, uint32_t j);
+void sim_estimate_finish(struct sim *s, uint32_t j);
+void sim_estimates_free(struct sim *s);
 
 #endif

@@ -73,6 +73,7 @@ void sim_destroy(struct sim *s)
     free(s->classes);
     free(s->est_runtime);
     sim_frag_free(s);
+    sim_estimates_free(s);
     free(s);
 }
 

@@ -211,6 +211,27 @@ int trace_pair_throughput(const struct trace_throughputs *m,
                           const char *b, int32_t nb, double *a_out,
                           double *b_out);
 
+/* ---- Model facts of Gavel's job types (model_facts.c) ------------------ */
+
+/* What a job type is as a model (sources in traces/README.md). */
+struct trace_model_facts {
+    const char *family;  /* "ResNet-50" */
+    const char *task;    /* "image_classification" */
+    const char *dataset; /* "ImageNet" */
+    const char *arch;    /* "cnn", "mlp", "rnn" or "transformer" */
+    double params_m;     /* parameters, millions */
+    int32_t layers;      /* weight layers of the network */
+    int32_t input_dim;   /* image side, sequence length or input width */
+    int32_t batch_size;  /* from "(batch size N)", else the family's */
+};
+
+/* Facts of Gavel job type JOB_TYPE ("LM (batch size 20)"); 0, or -1 when
+ * the family is not known or the name is malformed. */
+int trace_model_facts(const char *job_type, struct trace_model_facts *out);
+/* Family i from 0 (batch size 0 = given by the job type), NULL past the
+ * last. */
+const struct trace_model_facts *trace_model_family(size_t i);
+
 /* ---- Alibaba 2023 node list (alibaba_nodes.c) -------------------------- */
 
 struct trace_node {
