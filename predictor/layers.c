@@ -143,13 +143,24 @@ void pred_relu_backward(pfloat *dinp, const pfloat *dout, const pfloat *out,
 void pred_dropout_forward(pfloat *out, pfloat *mask, const pfloat *inp,
                           size_t n, double p, gsl_rng *rng)
 {
-    pfloat keep = (pfloat)(1.0 / (1.0 - p));
-    for (size_t i = 0; i < n; i++) {
-        mask[i] = (p > 0 && rng && gsl_rng_uniform(rng) < p) ? 0
-                  : (p > 0 && rng)                           ? keep
-                                                             : 1;
-        out[i] = inp[i] * mask[i];
+    pfloat keep = p > 0 && rng ? (pfloat)(1.0 / (1.0 - p)) : 1;
+    for (size_t i = 0; i < n; i++)
+        mask[i] = keep;
+    /* Each element is dropped with probability p, independently: the gap
+     * before the next dropped one is geometric, P(gap >= g) = (1-p)^g, and
+     * floor(log U / log(1-p)) draws it from one uniform. One draw per
+     * dropped element instead of one per element (100 times fewer at
+     * seed000's p = 0.01). */
+    double lq = p > 0 && rng ? log1p(-p) : 0;
+    for (size_t i = 0; lq < 0;) {
+        double gap = floor(log(gsl_rng_uniform_pos(rng)) / lq);
+        if (gap >= (double)(n - i))
+            break;
+        i += (size_t)gap;
+        mask[i++] = 0;
     }
+    for (size_t i = 0; i < n; i++)
+        out[i] = inp[i] * mask[i];
 }
 
 void pred_dropout_backward(pfloat *dinp, const pfloat *dout, const pfloat *mask,
