@@ -6,6 +6,31 @@
 
 #include "nn_internal.h"
 
+/* Softmax of each row of the (T, T) scores S, in place. The exponentials
+ * of the whole block go in one loop, which the compiler vectorizes. */
+static void softmax_rows(pfloat *s, int t)
+{
+    size_t tt = (size_t)t * (size_t)t;
+    for (int i = 0; i < t; i++) {
+        pfloat *row = s + (size_t)i * (size_t)t, mx = row[0];
+        for (int j = 1; j < t; j++)
+            mx = row[j] > mx ? row[j] : mx;
+        for (int j = 0; j < t; j++)
+            row[j] -= mx;
+    }
+    for (size_t e = 0; e < tt; e++)
+        s[e] = pred_exp(s[e]);
+    for (int i = 0; i < t; i++) {
+        pfloat *row = s + (size_t)i * (size_t)t;
+        double sum = 0;
+        for (int j = 0; j < t; j++)
+            sum += row[j];
+        pfloat inv = (pfloat)(1 / sum);
+        for (int j = 0; j < t; j++)
+            row[j] *= inv;
+    }
+}
+
 void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
                             int bsz, int t, int nh, int hd)
 {
@@ -19,19 +44,7 @@ void pred_attention_forward(pfloat *out, pfloat *att, const pfloat *qkv,
             pfloat *s = att + ((size_t)b * (size_t)nh + (size_t)h) * (size_t)t *
                                   (size_t)t;
             pred_gemm(0, 1, t, t, hd, scale, q, a3, k, a3, 0, s, t);
-            for (int i = 0; i < t; i++) {
-                pfloat *row = s + (size_t)i * (size_t)t, mx = row[0];
-                for (int j = 1; j < t; j++)
-                    mx = row[j] > mx ? row[j] : mx;
-                double sum = 0;
-                for (int j = 0; j < t; j++) {
-                    row[j] = pred_exp(row[j] - mx);
-                    sum += row[j];
-                }
-                pfloat inv = (pfloat)(1 / sum);
-                for (int j = 0; j < t; j++)
-                    row[j] *= inv;
-            }
+            softmax_rows(s, t);
             pfloat *o = out + (size_t)b * (size_t)t * (size_t)a +
                         (size_t)h * (size_t)hd;
             pred_gemm(0, 0, t, hd, t, 1, s, t, v, a3, 0, o, a);

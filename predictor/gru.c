@@ -15,6 +15,26 @@ static pfloat sigmoid(pfloat x)
     return 1 / (1 + pred_exp(-x));
 }
 
+/* One step for one batch row: gates GT (3H) and state HO (H) from the
+ * input and recurrent pre-activations XI, HH (3H) and the previous state
+ * HP (H; may be HO itself, zeroed, at the first step). RESTRICT tells the
+ * compiler what does not overlap, so that the loop vectorizes. */
+static void gru_cell_forward(pfloat *restrict gt, pfloat *ho,
+                             const pfloat *restrict xi,
+                             const pfloat *restrict hh, const pfloat *hp,
+                             int hs)
+{
+    for (int j = 0; j < hs; j++) {
+        pfloat r = sigmoid(xi[j] + hh[j]);
+        pfloat z = sigmoid(xi[hs + j] + hh[hs + j]);
+        pfloat n = pred_tanh(xi[2 * hs + j] + r * hh[2 * hs + j]);
+        gt[j] = r;
+        gt[hs + j] = z;
+        gt[2 * hs + j] = n;
+        ho[j] = (1 - z) * n + z * hp[j];
+    }
+}
+
 void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
                       const pfloat *inp, const struct pred_gru_w *w, int bsz,
                       int t, int c, int hs, int reverse)
@@ -35,18 +55,14 @@ void pred_gru_forward(pfloat *h, pfloat *gi, pfloat *gh, pfloat *gate,
             const pfloat *xi = gi + row * (size_t)g3,
                          *hh = gh + row * (size_t)g3;
             pfloat *gt = gate + row * (size_t)g3, *ho = h + row * (size_t)hs;
-            const pfloat *hp =
-                s > 0 ? h + ((size_t)b * (size_t)t + (size_t)pt) * (size_t)hs
-                      : NULL;
-            for (int j = 0; j < hs; j++) {
-                pfloat r = sigmoid(xi[j] + hh[j]);
-                pfloat z = sigmoid(xi[hs + j] + hh[hs + j]);
-                pfloat n = pred_tanh(xi[2 * hs + j] + r * hh[2 * hs + j]);
-                gt[j] = r;
-                gt[hs + j] = z;
-                gt[2 * hs + j] = n;
-                ho[j] = (1 - z) * n + z * (hp ? hp[j] : 0);
-            }
+            /* h0 = 0: the first step reads its own zeroed output, so that
+             * the loop has no branch and vectorizes. */
+            const pfloat *hp = ho;
+            if (s > 0)
+                hp = h + ((size_t)b * (size_t)t + (size_t)pt) * (size_t)hs;
+            else
+                memset(ho, 0, (size_t)hs * sizeof *ho);
+            gru_cell_forward(gt, ho, xi, hh, hp, hs);
         }
     }
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <gsl/gsl_rng.h>
 
+#include "nn_math.h"
 #include "predictor.h"
 
 #ifdef PRED_F64
@@ -16,9 +17,9 @@ typedef double pfloat;
 #define pred_tanh tanh
 #else
 typedef float pfloat;
-#define pred_exp expf
-/* tanh from expf: glibc's tanhf costs about three expf */
-#define pred_tanh(x) (1 - 2 / (expf(2 * (x)) + 1))
+#define pred_exp pred_expf_poly
+/* tanh from exp: glibc's tanhf costs about three expf */
+#define pred_tanh(x) (1 - 2 / (pred_expf_poly(2 * (x)) + 1))
 #endif
 
 #define PRED_CKPT_VERSION 2u /* 2: weights input-major (see linear) */
