@@ -77,19 +77,35 @@ void pred_linear_backward(pfloat *dinp, pfloat *dw, pfloat *db,
                 db[o] += dout[i * oc + o];
 }
 
+/* The sums of a row go over four interleaved partial sums in double: a
+ * fixed order (the same bits every run) whose four chains of additions
+ * run side by side, where one chain would wait on each addition. */
+#define LN_LANES 4
+static double lanes_total(const double *s)
+{
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 void pred_layernorm_forward(pfloat *out, pfloat *mean, pfloat *rstd,
                             const pfloat *inp, const pfloat *g, const pfloat *b,
                             int n, int c)
 {
+    int c4 = c - c % LN_LANES;
     for (int i = 0; i < n; i++) {
         const pfloat *x = inp + (size_t)i * (size_t)c;
-        double mu = 0, var = 0;
-        for (int j = 0; j < c; j++)
-            mu += x[j];
-        mu /= c;
-        for (int j = 0; j < c; j++)
-            var += (x[j] - mu) * (x[j] - mu);
-        var /= c;
+        double s[LN_LANES] = {0}, v[LN_LANES] = {0};
+        for (int j = 0; j < c4; j += LN_LANES)
+            for (int u = 0; u < LN_LANES; u++)
+                s[u] += x[j + u];
+        for (int j = c4; j < c; j++)
+            s[0] += x[j];
+        double mu = lanes_total(s) / c;
+        for (int j = 0; j < c4; j += LN_LANES)
+            for (int u = 0; u < LN_LANES; u++)
+                v[u] += (x[j + u] - mu) * (x[j + u] - mu);
+        for (int j = c4; j < c; j++)
+            v[0] += (x[j] - mu) * (x[j] - mu);
+        double var = lanes_total(v) / c;
         pfloat m = (pfloat)mu, rs = (pfloat)(1.0 / sqrt(var + 1e-5));
         pfloat *o = out + (size_t)i * (size_t)c;
         for (int j = 0; j < c; j++)
@@ -109,13 +125,22 @@ void pred_layernorm_backward(pfloat *dinp, pfloat *dg, pfloat *db,
         const pfloat *x = inp + o, *d = dout + o;
         pfloat m = mean[i], rs = rstd[i], *dx = dinp + o;
         /* dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) */
-        double m_dn = 0, m_dnx = 0;
-        for (int j = 0; j < c; j++) {
-            pfloat xh = (x[j] - m) * rs, dn = g[j] * d[j];
-            m_dn += dn;
-            m_dnx += dn * xh;
+        double s[LN_LANES] = {0}, sx[LN_LANES] = {0};
+        int c4 = c - c % LN_LANES;
+        for (int j = 0; j < c4; j += LN_LANES) {
+            for (int u = 0; u < LN_LANES; u++) {
+                pfloat xh = (x[j + u] - m) * rs, dn = g[j + u] * d[j + u];
+                s[u] += dn;
+                sx[u] += dn * xh;
+            }
         }
-        pfloat a = (pfloat)(m_dn / c), bx = (pfloat)(m_dnx / c);
+        for (int j = c4; j < c; j++) {
+            pfloat xh = (x[j] - m) * rs, dn = g[j] * d[j];
+            s[0] += dn;
+            sx[0] += dn * xh;
+        }
+        pfloat a = (pfloat)(lanes_total(s) / c);
+        pfloat bx = (pfloat)(lanes_total(sx) / c);
         for (int j = 0; j < c; j++) {
             pfloat xh = (x[j] - m) * rs;
             db[j] += d[j];
