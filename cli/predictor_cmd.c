@@ -1,6 +1,7 @@
 /* predictor_cmd.c -- `hetsim predictor train|eval|predict|compare`:
  * resource predictors trained on a CSV dataset, saved to model files,
- * evaluated and compared (README, "Resource predictor"). */
+ * evaluated and compared (README, "Predictor datasets, baselines and the
+ * papers' comparison"). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
