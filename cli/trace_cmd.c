@@ -467,6 +467,9 @@ static void trace_usage(void)
         printf("  %-9s %s\n", trace_commands[i].name,
                trace_commands[i].summary);
     printf("\n`hetsim trace COMMAND --help` explains each one.\n\n"
+           "Example:\n"
+           "  hetsim trace stats traces/gavel/msr-seed0-6214e9.csv "
+           "--cluster gavel-108\n\n"
            "Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 bad input "
            "(trace,\ncluster, throughput matrix).\n");
 }
