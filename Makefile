@@ -37,7 +37,13 @@ help:
 	@echo "             FUZZ_TARGETS=\"native cluster ...\" picks targets; crashes land in"
 	@echo "             tests/fuzz/crashes/ (clang + libFuzzer, in $(FUZZ_BUILD)/)"
 	@echo "make build   only build (into $(BUILD)/)"
+	@echo "make deps    only install the missing Debian packages (PACKAGES)"
+	@echo "make test-release, make test-asan"
+	@echo "             one half of make test ($(BUILD)/, or $(ASAN_BUILD)/ under"
+	@echo "             ASan+UBSan); one suite: ctest --test-dir $(BUILD) -R NAME"
 	@echo "make clean   remove the build folders"
+	@echo "Variables: BUILD=$(BUILD) JOBS=$(JOBS) DEMO_OUT=$(DEMO_OUT) (make demo's folder),"
+	@echo "           FUZZ_SECONDS=$(FUZZ_SECONDS); the program is $(BUILD)/hetsim (--help)"
 
 # Installs only the missing packages; `apt-get update` only when one is.
 deps:

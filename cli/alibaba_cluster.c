@@ -3,8 +3,9 @@
  *
  * The node list names GPU models but says nothing of their speed, and three
  * models (G1, G2, G3) are anonymised. The table below holds documented
- * guesses (README, "Alibaba 2023"); TYPES.json, a JSON array of gpu_types
- * entries in the cluster format, replaces them model by model. */
+ * guesses (README, "Alibaba GPU cluster trace 2023"); TYPES.json, a JSON
+ * array of gpu_types entries in the cluster format, replaces them model by
+ * model. */
 #include <string.h>
 
 #include <cjson/cJSON.h>

@@ -253,7 +253,9 @@ int cli_dataset(int argc, char **argv)
                "with model and\n"
                "         GPU facts\n\n"
                "`hetsim dataset COMMAND --help` explains each one. Train "
-               "on them with\n`hetsim predictor`.\n");
+               "on them with\n`hetsim predictor`.\n\n"
+               "Example:\n"
+               "  hetsim dataset synth --schema memory --seed 1 -o memory.csv\n");
         return CLI_OK;
     }
     if (cmd)

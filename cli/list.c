@@ -20,7 +20,9 @@ int cli_clusters(int argc, char **argv)
     if (wants_help(argc, argv,
                    "Usage: hetsim clusters\nLists the built-in clusters "
                    "that --cluster NAME accepts, with their GPU types.\n"
-                   "Write your own as JSON (README, \"Cluster format\").\n"))
+                   "Write your own as JSON (README, \"Cluster format\").\n\n"
+                   "Example:\n  hetsim clusters\n"
+                   "  hetsim run --trace T.csv --cluster mixed-modern\n"))
         return CLI_OK;
     if (argc > 1)
         return cli_usage_error("hetsim clusters", "unexpected argument '%s'",
@@ -49,7 +51,10 @@ int cli_policies(int argc, char **argv)
                    "Usage: hetsim policies [--verbose]\nLists the scheduling "
                    "policies that --policy NAME accepts;\n--verbose adds "
                    "each one's parameters (--policy-opt KEY=VALUE) and\n"
-                   "defaults, and the placements and backfill modes.\n"))
+                   "defaults, and the placements and backfill modes.\n\n"
+                   "Example:\n  hetsim policies --verbose\n"
+                   "  hetsim run --trace T.csv --cluster gavel-108 --policy las "
+                   "--policy-opt quantum=30\n"))
         return CLI_OK;
     int verbose = argc == 2 && (strcmp(argv[1], "--verbose") == 0 ||
                                 strcmp(argv[1], "-v") == 0);

@@ -1,6 +1,7 @@
 /* predictor_cmd.c -- `hetsim predictor train|eval|predict|compare`:
  * resource predictors trained on a CSV dataset, saved to model files,
- * evaluated and compared (README, "Resource predictor"). */
+ * evaluated and compared (README, "Predictor datasets, baselines and the
+ * papers' comparison"). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -401,7 +402,10 @@ int cli_predictor(int argc, char **argv)
                "  predict  predictions of a model file for a dataset\n"
                "  compare  every model on the same seeded splits: table "
                "and charts\n\n"
-               "`hetsim predictor COMMAND --help` lists the options.\n");
+               "`hetsim predictor COMMAND --help` lists the options.\n\n"
+               "Example:\n"
+               "  hetsim predictor train --data memory.csv --target memory_mb "
+               "--model xgboost \\\n      -o mem.model\n");
         return CLI_OK;
     }
     int k = 0;

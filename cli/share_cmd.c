@@ -46,6 +46,7 @@ static void share_usage(void)
            "trace's\n"
            "                          gpu_util_peak (%%), else from "
            "--throughputs' pairs\n"
+           "                          (default: off; 1 is a full GPU)\n"
            "  -s, --seed N            seed of `random` (default 1)\n"
            "      --no-plots          skip the chart\n"
            "  -q, --quiet             print nothing but errors\n"

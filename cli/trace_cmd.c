@@ -288,7 +288,7 @@ static void convert_usage(void)
     printf(
         "Usage: hetsim trace convert FILE --to native -o OUT [OPTIONS]\n"
         "Rewrites a trace of any format hetsim reads as a native CSV trace "
-        "(README,\n\"Trace format\"): the four required columns, then each "
+        "(README,\n\"Native CSV\"): the four required columns, then each "
         "optional column that\nat least one job has. Text is quoted (RFC "
         "4180) when it holds a comma, a\nquote, a line end or a blank at "
         "either end; numbers are written in the\nshortest form that reads "
@@ -467,6 +467,9 @@ static void trace_usage(void)
         printf("  %-9s %s\n", trace_commands[i].name,
                trace_commands[i].summary);
     printf("\n`hetsim trace COMMAND --help` explains each one.\n\n"
+           "Example:\n"
+           "  hetsim trace stats traces/gavel/msr-seed0-6214e9.csv "
+           "--cluster gavel-108\n\n"
            "Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 bad input "
            "(trace,\ncluster, throughput matrix).\n");
 }

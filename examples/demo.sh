@@ -155,4 +155,5 @@ echo
 echo
 echo "charts: $out/fifo/jct_cdf.png queue.png busy_gpus.png utilization.png"
 echo "        (and .svg; each .gp script redraws its chart: cd $out/fifo && gnuplot queue.gp)"
-echo "report: $out/fifo/report.html"
+echo
+echo "Open the report of this run in a browser: $out/fifo/report.html"
