@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "tabular.h"
+#include "predictor.h"
 
 /* ---- Gavel dataset (dataset_gavel.c) ---------------------------------- */
 
