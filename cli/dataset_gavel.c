@@ -7,18 +7,6 @@
 
 #include "dataset_cmd.h"
 
-/* TEXT as a quoted CSV field. */
-static void put_quoted(FILE *f, const char *text)
-{
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
                      const char *path, size_t *nrows, size_t *nflagged)
 {
@@ -52,7 +40,7 @@ int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
                 /* Only measured values; the fallbacks are extrapolations. */
                 if (trace_throughput(m, worker, type, n, 0, &v) != 0)
                     continue;
-                put_quoted(f, type);
+                cli_csv_quoted(f, type);
                 fprintf(f, ",%s,%s,%d,%s,%d,%s,%d,%g,%g,%g,%d,%s\n", md.family,
                         md.task, md.batch_size,
                         pred_fmt_double(num, md.params_m), md.layers, g->name,
