@@ -110,6 +110,8 @@ static void history_finish(void *ctx, const struct sim *s, uint32_t job)
     e->all_count++;
 }
 
+/* Each job's user (or vc) group into e->group_of; 0, or -1 out of
+ * memory. */
 static int number_groups(struct cli_estimator *e, const struct trace *t)
 {
     e->group_of = malloc((t->njobs ? t->njobs : 1) * sizeof *e->group_of);

@@ -1,4 +1,5 @@
-/* util.c -- messages, clocks and memory figures of the command line. */
+/* util.c -- messages, clocks, memory figures and job groups of the command
+ * line. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
