@@ -57,6 +57,12 @@ void cli_error_at(const char *source, long line, long column,
 int cli_trace_failure(int rc, const struct trace_error *err,
                       const char *path);
 
+/* Each job's group: a number per distinct user (USER nonzero) or vc of T,
+ * 0, 1, ... in order of first appearance, UINT32_MAX (POL_NO_GROUP) where
+ * the job has none. Writes T->njobs numbers to OUT; returns how many
+ * groups, or -1 out of memory. */
+long cli_number_groups(const struct trace *t, int user, uint32_t *out);
+
 /* Seconds on a monotonic clock. */
 double cli_clock(void);
 /* Peak resident set size of this process in MiB. */
@@ -290,10 +296,16 @@ int cli_atomic_commit(struct cli_atomic *a);
 /* Closes and removes the temporary file. */
 void cli_atomic_abort(struct cli_atomic *a);
 
+/* TEXT as a quoted CSV field, its quotes doubled (RFC 4180). */
+void cli_csv_quoted(FILE *f, const char *text);
+
 /* Writes the JSON text of ROOT (may be NULL) and a newline to F; frees
  * ROOT. -1 when out of memory. */
 struct cJSON;
 int cli_write_json(FILE *f, struct cJSON *root);
+/* ROOT's JSON text into DIR/NAME through cli_atomic; frees ROOT. 0, or
+ * -1 (out of memory, or a write error with errno set). */
+int cli_write_json_file(const char *dir, const char *name, struct cJSON *root);
 /* Adds number X under KEY in the shortest text that reads back exactly
  * (cJSON's own printing only round-trips to within an epsilon); null when X
  * is not finite, as JSON has no NaN. */

@@ -6,26 +6,9 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "tabular.h"
+#include "predictor.h"
 
 /* ---- Gavel dataset (dataset_gavel.c) ---------------------------------- */
-
-struct gavel_model {
-    const char *family, *domain;
-    double params_m; /* millions of trainable parameters */
-    int layers;      /* weight layers */
-};
-
-struct gavel_gpu {
-    const char *name;
-    double memory_gb, tflops, bandwidth_gbs; /* FP32 peak TFLOP/s, GB/s */
-};
-
-/* The facts of a job type's family ("ResNet-18 (batch size 16)" is
- * ResNet-18) and of a GPU type; NULL when hetsim has none. */
-const struct gavel_model *gavel_model_of(const char *job_type);
-const struct gavel_gpu *gavel_gpu_of(const char *worker);
-int gavel_batch_size(const char *job_type);
 
 /* Writes the dataset of M (read from PATH) to F: one row per measured
  * (job type, GPU type, GPU count), consolidated placement. Returns an exit

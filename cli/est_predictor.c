@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dataset_cmd.h"
 #include "estimators.h"
 #include "predictor.h"
 #include "predictor_cmd.h"
@@ -106,12 +105,10 @@ void est_model_destroy(struct est_model *m)
     free(m);
 }
 
-/* What a row says of one job type on one GPU type. The figures that
- * `hetsim dataset gavel` writes come from the same tables it uses
- * (dataset_gavel.c), so that a model sees in the loop what it was trained
- * on; architecture and input size, which that dataset lacks, come from
- * traces/model_facts.c; GPU facts of a type the dataset does not know
- * come from the cluster. */
+/* What a row says of one job type on one GPU type: the facts of
+ * traces/model_facts.c, the table `hetsim dataset gavel` writes its columns
+ * from, so that a model sees in the loop what it was trained on; GPU facts
+ * of a type that table does not know come from the cluster. */
 struct job_feats {
     const char *job_type, *family, *task, *arch;
     double params_m, layers, batch, input_dim;
@@ -129,14 +126,6 @@ static int job_feats_of(const char *jt, struct job_feats *out)
         return -1;
     *out = (struct job_feats){jt, f.family, f.task, f.arch, f.params_m,
                               f.layers, f.batch_size, f.input_dim};
-    const struct gavel_model *g = gavel_model_of(jt);
-    if (g) {
-        out->family = g->family;
-        out->task = g->domain;
-        out->params_m = g->params_m;
-        out->layers = g->layers;
-        out->batch = gavel_batch_size(jt);
-    }
     return 0;
 }
 
@@ -146,9 +135,9 @@ static void gpu_feats_of(const struct gpu_type *t, struct gpu_feats *out)
     for (; t->name[i] && i + 1 < sizeof out->name; i++)
         out->name[i] = (char)tolower((unsigned char)t->name[i]);
     out->name[i] = '\0';
-    const struct gavel_gpu *g = gavel_gpu_of(out->name);
+    const struct trace_gpu_facts *g = trace_gpu_facts(out->name);
     out->memory_gb = g ? g->memory_gb : t->memory_mb / 1024;
-    out->tflops = g ? g->tflops : t->tflops_fp32;
+    out->tflops = g ? g->tflops_fp32 : t->tflops_fp32;
     out->bandwidth_gbs = g ? g->bandwidth_gbs : t->mem_bw_gbs;
 }
 

@@ -110,35 +110,18 @@ static void history_finish(void *ctx, const struct sim *s, uint32_t job)
     e->all_count++;
 }
 
-/* Dense group numbers by first appearance of each user (or vc) pool id,
- * through an open-addressing map from id to group. */
+/* Each job's user (or vc) group into e->group_of; 0, or -1 out of
+ * memory. */
 static int number_groups(struct cli_estimator *e, const struct trace *t)
 {
-    size_t cap = 16;
-    while (cap < 2 * t->njobs)
-        cap *= 2;
-    uint32_t *keys = calloc(cap, sizeof *keys);
-    uint32_t *vals = malloc(cap * sizeof *vals);
     e->group_of = malloc((t->njobs ? t->njobs : 1) * sizeof *e->group_of);
-    int rc = keys && vals && e->group_of ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < t->njobs; i++) {
-        uint32_t name = e->by == EST_BY_USER ? t->jobs[i].user
-                                             : t->jobs[i].vc;
-        e->group_of[i] = NO_GROUP;
-        if (name == TRACE_NOSTR)
-            continue;
-        size_t h = (name * 2654435761u) & (cap - 1);
-        while (keys[h] && keys[h] != name)
-            h = (h + 1) & (cap - 1);
-        if (!keys[h]) {
-            keys[h] = name;
-            vals[h] = (uint32_t)e->ngroups++;
-        }
-        e->group_of[i] = vals[h];
-    }
-    free(keys);
-    free(vals);
-    return rc;
+    long n = e->group_of ? cli_number_groups(t, e->by == EST_BY_USER,
+                                             e->group_of)
+                         : -1;
+    if (n < 0)
+        return -1;
+    e->ngroups = (size_t)n;
+    return 0;
 }
 
 int est_history_init(struct cli_estimator *e, const struct trace *t,

@@ -132,6 +132,17 @@ char *cli_put_double(char *buf, double x)
     return buf + n;
 }
 
+void cli_csv_quoted(FILE *f, const char *text)
+{
+    putc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            putc('"', f);
+        putc(*p, f);
+    }
+    putc('"', f);
+}
+
 int cli_write_json(FILE *f, cJSON *root)
 {
     char *text = root ? cJSON_Print(root) : NULL;
@@ -142,6 +153,20 @@ int cli_write_json(FILE *f, cJSON *root)
     fputc('\n', f);
     cJSON_free(text);
     return 0;
+}
+
+int cli_write_json_file(const char *dir, const char *name, cJSON *root)
+{
+    struct cli_atomic a;
+    if (cli_atomic_open(&a, dir, name)) {
+        cJSON_Delete(root);
+        return -1;
+    }
+    if (cli_write_json(a.f, root)) {
+        cli_atomic_abort(&a);
+        return -1;
+    }
+    return cli_atomic_commit(&a);
 }
 
 void cli_json_number(cJSON *o, const char *key, double x)

@@ -97,7 +97,6 @@ static int write_summary(const char *dir, const struct pack_input *in,
 static int write_json(const char *dir, const struct pack_input *in,
                       const struct pack_result *r, size_t nr)
 {
-    struct cli_atomic a;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "pods", (double)in->npods);
     cJSON_AddNumberToObject(root, "cluster_gpus", in->cluster->total_gpus);
@@ -114,15 +113,7 @@ static int write_json(const char *dir, const struct pack_input *in,
         cli_json_number(o, "frag_rate_final", r[i].frag[in->npods - 1]);
         cli_json_number(o, "frag_rate_mean", frag_mean(in, &r[i]));
     }
-    if (cli_atomic_open(&a, dir, "summary.json")) {
-        cJSON_Delete(root);
-        return -1;
-    }
-    if (cli_write_json(a.f, root)) {
-        cli_atomic_abort(&a);
-        return -1;
-    }
-    return cli_atomic_commit(&a);
+    return cli_write_json_file(dir, "summary.json", root);
 }
 
 /* One chart of SERIES (alloc or frag of each result) against arrived. */
@@ -141,15 +132,8 @@ static int chart(const char *dir, const char *name, const char *ylabel,
     for (size_t i = 0; i < nr; i++)
         s[i] = (struct plot_series){pol_share_rule_name(r[i].rule),
                                     frag ? r[i].frag : r[i].alloc, in->npods};
-    int rc = plot_steps(&c, in->arrived, in->npods, s, nr);
-    if (rc == PLOT_ENOGNUPLOT) {
-        if (plot_should_report_missing_gnuplot())
-            cli_warn("gnuplot not found: wrote the chart scripts only");
-        return 0;
-    }
-    if (rc)
-        cli_warn("chart %s: %s", name, plot_strerror(rc));
-    return rc ? -1 : 0;
+    return cli_chart_check(plot_steps(&c, in->arrived, in->npods, s, nr),
+                           name);
 }
 
 static void print_table(const struct pack_input *in,

@@ -186,16 +186,6 @@ void pcmp_print_table(const struct cmp *c, const char *target)
 
 /* ---- Charts ------------------------------------------------------------ */
 
-static void report(int rc, const char *name)
-{
-    if (rc == PLOT_ENOGNUPLOT) {
-        if (plot_should_report_missing_gnuplot())
-            cli_warn("gnuplot not found: chart scripts written, no images");
-    } else if (rc < 0) {
-        cli_warn("chart %s: %s", name, plot_strerror(rc));
-    }
-}
-
 static void draw_bars(const struct cmp *c)
 {
     static const char *const names[] = {"mse", "rmse", "mae", "mape", "r2"};
@@ -218,7 +208,8 @@ static void draw_bars(const struct cmp *c)
             .dir = c->out, .name = name, .title = title, .ylabel = labels[k]};
         struct plot_series s = {labels[k], v, c->nmodels};
         if (ok)
-            report(plot_bars(&ch, cats, c->nmodels, &s, 1), name);
+            (void)cli_chart_check(plot_bars(&ch, cats, c->nmodels, &s, 1),
+                                  name);
     }
 }
 
@@ -246,7 +237,8 @@ static void draw_scatter(const struct cmp *c)
                             .ylabel = "predicted",
                             .flags = flags};
     if (ok)
-        report(plot_scatter(&ch, p, c->nmodels, 1), "pred_vs_actual");
+        (void)cli_chart_check(plot_scatter(&ch, p, c->nmodels, 1),
+                              "pred_vs_actual");
 }
 
 static void draw_loss(const struct cmp *c)
@@ -276,7 +268,7 @@ static void draw_loss(const struct cmp *c)
                                 .ylabel = cm->spec.nn ? "MSE" : "RMSE",
                                 .flags = pos ? PLOT_LOG_Y : 0};
         struct plot_series s = {cm->spec.name, cm->loss, cm->nloss};
-        report(plot_steps(&ch, x, cm->nloss, &s, 1), name);
+        (void)cli_chart_check(plot_steps(&ch, x, cm->nloss, &s, 1), name);
         free(x);
     }
 }

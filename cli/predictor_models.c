@@ -1,6 +1,6 @@
 /* predictor_models.c -- the models of `hetsim predictor` behind one face:
- * the Transformer-BiGRU family (predictor.h) and the baselines
- * (tabular.h), fitted, used, saved and loaded the same way. */
+ * the Transformer-BiGRU family and the baselines (both in
+ * predictor.h), fitted, used, saved and loaded the same way. */
 #include <stdlib.h>
 #include <string.h>
 

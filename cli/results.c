@@ -330,40 +330,13 @@ static uint32_t *job_groups(const struct run_config *cfg,
     for (size_t i = 0; i < cfg->nopts; i++)
         if (strcmp(cfg->opt_keys[i], "by") == 0)
             by = cfg->opt_values[i];
-    int user = strcmp(by, "user") == 0;
-    /* Pool ids are interned (equal names, equal ids): an open-addressing
-     * map from id to group numbers the groups by first appearance. */
     uint32_t *g = malloc(t->njobs * sizeof *g);
-    size_t cap = 1;
-    while (cap < 2 * t->njobs)
-        cap *= 2;
-    uint32_t *keys = calloc(cap, sizeof *keys);
-    uint32_t *vals = malloc(cap * sizeof *vals);
-    if (!g || !keys || !vals) {
+    long n = g ? cli_number_groups(t, strcmp(by, "user") == 0, g) : -1;
+    if (n <= 0) {
         free(g);
-        g = NULL;
+        return NULL;
     }
-    for (size_t i = 0; g && i < t->njobs; i++) {
-        uint32_t name = user ? t->jobs[i].user : t->jobs[i].vc;
-        if (name == TRACE_NOSTR) {
-            g[i] = POL_NO_GROUP;
-            continue;
-        }
-        size_t h = (name * 2654435761u) & (cap - 1);
-        while (keys[h] && keys[h] != name)
-            h = (h + 1) & (cap - 1);
-        if (!keys[h]) {
-            keys[h] = name;
-            vals[h] = (uint32_t)(*ngroups)++;
-        }
-        g[i] = vals[h];
-    }
-    free(keys);
-    free(vals);
-    if (g && *ngroups == 0) {
-        free(g);
-        g = NULL;
-    }
+    *ngroups = (size_t)n;
     return g;
 }
 

@@ -176,7 +176,6 @@ static int write_summary(const struct share_options *o,
                          const struct share_ctx *x,
                          const struct share_run_summary *m)
 {
-    struct cli_atomic a;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "placement", pol_share_rule_name(o->rule));
     cli_json_number(root, "interference", o->interference);
@@ -192,15 +191,7 @@ static int write_summary(const struct share_options *o,
     cli_json_number(root, "gpu_utilization", m->gpu_utilization);
     cli_json_number(root, "effective_utilization", m->effective_utilization);
     cli_json_number(root, "frag_rate_mean", m->frag_rate_mean);
-    if (cli_atomic_open(&a, o->out, "summary.json")) {
-        cJSON_Delete(root);
-        return -1;
-    }
-    if (cli_write_json(a.f, root)) {
-        cli_atomic_abort(&a);
-        return -1;
-    }
-    return cli_atomic_commit(&a);
+    return cli_write_json_file(o->out, "summary.json", root);
 }
 
 static int write_timeline(const char *dir, const struct share_ctx *x)
@@ -265,14 +256,7 @@ static int chart(const char *dir, const struct share_ctx *x)
                            .ylabel = "GPUs"};
     int rc = plot_steps(&c, col, n, s, 2);
     free(col);
-    if (rc == PLOT_ENOGNUPLOT) {
-        if (plot_should_report_missing_gnuplot())
-            cli_warn("gnuplot not found: wrote the chart script only");
-        return 0;
-    }
-    if (rc)
-        cli_warn("chart sharing: %s", plot_strerror(rc));
-    return rc ? -1 : 0;
+    return cli_chart_check(rc, "sharing");
 }
 
 int share_write(const struct share_options *o, const struct share_ctx *x,

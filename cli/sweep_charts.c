@@ -9,17 +9,6 @@
 #include "plots.h"
 #include "sweep_internal.h"
 
-/* 0 when drawn, or when gnuplot is missing (said once); -1 otherwise. */
-static int chart_status(int rc, const char *out, const char *name)
-{
-    if (rc == PLOT_ENOGNUPLOT && plot_should_report_missing_gnuplot())
-        cli_warn("gnuplot not found: wrote the chart scripts only");
-    if (rc == 0 || rc == PLOT_ENOGNUPLOT)
-        return 0;
-    cli_warn("%s/%s: %s", out, name, plot_strerror(rc));
-    return -1;
-}
-
 static size_t group_index(const struct sweep_spec *s, size_t w, size_t c,
                           size_t p, size_t e)
 {
@@ -66,8 +55,8 @@ static int draw_jct_vs_load(const struct sweep_spec *s, const char *out,
     struct plot_chart chart = {.dir = out, .name = name, .title = title,
                                .xlabel = "offered load",
                                .ylabel = "average JCT (s)"};
-    return chart_status(plot_errorbars(&chart, x, ngen, series, errors, n),
-                        out, name);
+    return cli_chart_check(plot_errorbars(&chart, x, ngen, series, errors, n),
+                           name);
 }
 
 /* makespan for workload W: bars per policy, one per cluster and
@@ -101,8 +90,8 @@ static int draw_makespan(const struct sweep_spec *s, const char *out,
              "%zu seeds)", wl->label, load, s->nseeds);
     struct plot_chart chart = {.dir = out, .name = name, .title = title,
                                .ylabel = "makespan (s)"};
-    return chart_status(plot_bars(&chart, cats, s->npolicies, series, n), out,
-                        name);
+    return cli_chart_check(plot_bars(&chart, cats, s->npolicies, series, n),
+                           name);
 }
 
 int sweep_draw_charts(const struct sweep_spec *s, const char *out,

@@ -40,17 +40,10 @@ struct sweep_stat sweep_stat_of(const double *x, size_t n)
 /* FIELD as a CSV field: quoted when it holds a comma, quote or newline. */
 static void put_field(FILE *f, const char *field)
 {
-    if (!strpbrk(field, ",\"\n\r")) {
+    if (strpbrk(field, ",\"\n\r"))
+        cli_csv_quoted(f, field);
+    else
         fputs(field, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *p = field; *p; p++) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 static void put_number(FILE *f, double x)

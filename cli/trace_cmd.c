@@ -157,17 +157,10 @@ static void put_field(FILE *f, const char *s)
     int quote = strpbrk(s, ",\"\r\n") != NULL ||
                 (n && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
                        s[n - 1] == '\t'));
-    if (!quote) {
+    if (quote)
+        cli_csv_quoted(f, s);
+    else
         fwrite(s, 1, n, f);
-        return;
-    }
-    putc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            putc('"', f);
-        putc(*s, f);
-    }
-    putc('"', f);
 }
 
 /* Cell of column C for job J whose value is V (exact for COL_I64). */

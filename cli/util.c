@@ -1,6 +1,8 @@
-/* util.c -- messages, clocks and memory figures of the command line. */
+/* util.c -- messages, clocks, memory figures and job groups of the command
+ * line. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include <sys/resource.h>
@@ -71,6 +73,35 @@ int cli_trace_failure(int rc, const struct trace_error *err,
     cli_error_at(err->source[0] ? err->source : path, err->line, err->column,
                  err->text[0] ? err->text : trace_strerror(rc));
     return CLI_BAD_INPUT;
+}
+
+long cli_number_groups(const struct trace *t, int user, uint32_t *out)
+{
+    /* Pool ids are interned (equal names, equal ids; never 0, the empty
+     * slot): an open-addressing map from id to group number. */
+    size_t cap = 16;
+    while (cap < 2 * t->njobs)
+        cap *= 2;
+    uint32_t *keys = calloc(cap, sizeof *keys);
+    uint32_t *vals = malloc(cap * sizeof *vals);
+    long n = keys && vals ? 0 : -1;
+    for (size_t i = 0; n >= 0 && i < t->njobs; i++) {
+        uint32_t name = user ? t->jobs[i].user : t->jobs[i].vc;
+        out[i] = UINT32_MAX;
+        if (name == TRACE_NOSTR)
+            continue;
+        size_t h = (name * 2654435761u) & (cap - 1);
+        while (keys[h] && keys[h] != name)
+            h = (h + 1) & (cap - 1);
+        if (!keys[h]) {
+            keys[h] = name;
+            vals[h] = (uint32_t)n++;
+        }
+        out[i] = vals[h];
+    }
+    free(keys);
+    free(vals);
+    return n;
 }
 
 double cli_clock(void)

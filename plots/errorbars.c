@@ -33,7 +33,11 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
         plot_buf_size(b, 2 * k + 2);
         plot_buf_puts(b, ":");
         plot_buf_size(b, 2 * k + 3);
-        plot_buf_puts(b, " with yerrorlines title ");
+        /* The same colour and dash of series K as every other chart, so
+         * a policy looks alike across a sweep's charts. */
+        plot_buf_puts(b, " with yerrorlines lw 2");
+        plot_script_line_style(b, k);
+        plot_buf_puts(b, " title ");
         plot_buf_series_title(b, &s[k], k);
     }
     plot_buf_puts(b, "\n");

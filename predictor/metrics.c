@@ -5,7 +5,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "tabular.h"
+#include "predictor.h"
 
 size_t pred_split(size_t n, double train_frac, unsigned long seed, size_t *idx)
 {

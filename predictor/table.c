@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tabular.h"
+#include "predictor.h"
 #include "tabular_internal.h"
 
 #define MAX_FILE ((size_t)1 << 30)

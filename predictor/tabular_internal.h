@@ -3,7 +3,7 @@
 #ifndef HETSIM_PRED_TABULAR_INTERNAL_H
 #define HETSIM_PRED_TABULAR_INTERNAL_H
 
-#include "tabular.h"
+#include "predictor.h"
 
 /* Allocates T's arrays for N rows of NFEAT features (names and levels
  * left empty), y when TARGET is not NULL. 0, or -1 out of memory. */

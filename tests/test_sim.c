@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim.h"
+#include "sim/fixtures.h"
 #include "sim_internal.h"
 
 /* ---- Event heap --------------------------------------------------------- */
@@ -257,35 +258,8 @@ Test(cluster_preset, lists_every_preset_and_each_one_parses)
 
 /* ---- Engine ------------------------------------------------------------- */
 
-/* A test policy: each waiting job, in queue order, goes to the first node
- * (of the first allowed type) that has room; jobs that fit nowhere wait. */
-static int first_node_schedule(void *state, struct sim *s)
-{
-    (void)state;
-    int32_t j = sim_queue_head(s);
-    while (j >= 0) {
-        int32_t next = sim_queue_next(s, (uint32_t)j);
-        const struct sim_job *job = sim_job(s, (uint32_t)j);
-        for (int32_t t = 0; t < sim_cluster(s)->ntypes; t++) {
-            if (!(job->allowed & (1u << t)))
-                continue;
-            int32_t node = sim_find_node(s, t, job->num_gpus);
-            if (node < 0)
-                continue;
-            struct sim_seg seg = {node, job->num_gpus};
-            struct sim_placement p = {t, 1, &seg};
-            int rc = sim_start(s, (uint32_t)j, &p);
-            if (rc)
-                return rc;
-            break;
-        }
-        j = next;
-    }
-    return 0;
-}
-
 static const struct sim_policy first_node = {"first-node", NULL, NULL, NULL,
-                                             first_node_schedule};
+                                             ts_first_node_schedule};
 
 static void add(struct sim *s, double submit, double duration, int gpus,
                 uint32_t allowed)
@@ -461,7 +435,7 @@ Test(engine, delivers_unsorted_jobs_by_submit_time_ties_in_file_order)
         add(s, submit[i], 1, 1, 0);
     struct arrivals a = {.n = 0};
     struct sim_policy p = {"rec", &a, record_arrival, NULL,
-                           first_node_schedule};
+                           ts_first_node_schedule};
     cr_assert_eq(sim_run(s, &p, NULL, NULL), 0);
     uint32_t want[] = {4, 1, 3, 2, 0};
     cr_assert_eq(a.n, 5);
@@ -533,7 +507,7 @@ static int preempt_zero_schedule(void *state, struct sim *s)
         if (rc)
             return rc;
     }
-    return first_node_schedule(state, s);
+    return ts_first_node_schedule(state, s);
 }
 
 /* One GPU; job 0 (100 s) is preempted at 40 by job 1 (10 s), restarts at 50
@@ -579,7 +553,7 @@ static int observe_then_preempt(void *state, struct sim *s)
         seen_attained = sim_attained_s(s, 0);
         return sim_preempt(s, 1); /* job 1 is still waiting */
     }
-    return first_node_schedule(state, s);
+    return ts_first_node_schedule(state, s);
 }
 
 Test(preemption, reports_progress_and_refuses_to_preempt_a_waiting_job)

@@ -211,7 +211,7 @@ int trace_pair_throughput(const struct trace_throughputs *m,
                           const char *b, int32_t nb, double *a_out,
                           double *b_out);
 
-/* ---- Model facts of Gavel's job types (model_facts.c) ------------------ */
+/* ---- Model and GPU facts of Gavel's job types (model_facts.c) ---------- */
 
 /* What a job type is as a model (sources in traces/README.md). */
 struct trace_model_facts {
@@ -231,6 +231,18 @@ int trace_model_facts(const char *job_type, struct trace_model_facts *out);
 /* Family i from 0 (batch size 0 = given by the job type), NULL past the
  * last. */
 const struct trace_model_facts *trace_model_family(size_t i);
+
+/* One GPU of a Gavel worker type (sources in traces/README.md). */
+struct trace_gpu_facts {
+    const char *name;     /* "k80", "p100", "v100": Gavel's worker names */
+    double memory_gb;     /* memory of one GPU (one die of a K80 board) */
+    double tflops_fp32;   /* FP32 peak, TFLOP/s */
+    double bandwidth_gbs; /* memory bandwidth, GB/s */
+};
+
+/* Facts of Gavel worker type WORKER (any ASCII case), NULL when hetsim has
+ * none. */
+const struct trace_gpu_facts *trace_gpu_facts(const char *worker);
 
 /* ---- Alibaba 2023 node list (alibaba_nodes.c) -------------------------- */
 

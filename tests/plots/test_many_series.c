@@ -12,14 +12,14 @@
 
 TestSuite(plot_series_style, .init = make_dir, .fini = remove_dir);
 
-/* The (colour, dash type) of each series in the plot command of FILE, in
- * order; returns how many were found. */
-static size_t styles(const char *file, char colour[][8], int *dash,
-                     size_t max)
+/* The (colour, dash type) of each series drawn WITH (" with steps lw ")
+ * in the plot command of FILE, in order; returns how many were found. */
+static size_t styles(const char *file, const char *with, char colour[][8],
+                     int *dash, size_t max)
 {
     char *s = slurp(file, NULL), *p = s;
     size_t n = 0;
-    while (n < max && (p = strstr(p, " with steps lw "))) {
+    while (n < max && (p = strstr(p, with))) {
         char *lc = strstr(p, "lc rgb '");
         cr_assert_not_null(lc);
         memcpy(colour[n], lc + 8, 7);
@@ -31,6 +31,24 @@ static size_t styles(const char *file, char colour[][8], int *dash,
     }
     free(s);
     return n;
+}
+
+/* Ten series drawn WITH in FILE: ten colours, dash types 1-5, neighbours
+ * never alike. */
+static void assert_ten_styles(const char *file, const char *with)
+{
+    enum { N = 10 };
+    char colour[N][8];
+    int dash[N];
+    cr_assert_eq(styles(file, with, colour, dash, N), N);
+    for (size_t a = 0; a < N; a++) {
+        cr_assert(dash[a] >= 1 && dash[a] <= 5);
+        if (a > 0)
+            cr_assert_neq(dash[a], dash[a - 1], "neighbours %zu", a);
+        for (size_t b = 0; b < a; b++)
+            cr_assert(strcmp(colour[a], colour[b]) != 0, "%zu and %zu share "
+                      "colour %s", a, b, colour[a]);
+    }
 }
 
 Test(plot_series_style, gives_ten_cdfs_ten_colours_and_keeps_the_key_outside)
@@ -49,20 +67,31 @@ Test(plot_series_style, gives_ten_cdfs_ten_colours_and_keeps_the_key_outside)
     c.flags = PLOT_LOG_X;
     assert_rc(plot_cdf(&c, s, N), 0);
     assert_images("ten", PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT);
-    char colour[N][8];
-    int dash[N];
-    cr_assert_eq(styles("ten.gp", colour, dash, N), N);
-    for (size_t a = 0; a < N; a++) {
-        cr_assert(dash[a] >= 1 && dash[a] <= 5);
-        if (a > 0)
-            cr_assert_neq(dash[a], dash[a - 1], "neighbours %zu", a);
-        for (size_t b = 0; b < a; b++)
-            cr_assert(strcmp(colour[a], colour[b]) != 0, "%zu and %zu share "
-                      "colour %s", a, b, colour[a]);
-    }
+    assert_ten_styles("ten.gp", " with steps lw ");
     char *script = slurp("ten.gp", NULL);
     cr_assert(strstr(script, "set key outside right top Left reverse\n"));
     free(script);
+}
+
+Test(plot_series_style, gives_ten_error_bar_lines_the_same_ten_styles)
+{
+    /* A sweep's charts: the same (colour, dash) per series as the CDFs. */
+    enum { N = 10, M = 3 };
+    const double x[M] = {0.5, 0.7, 0.9}, bar[M] = {1, 2, 3};
+    double v[N][M];
+    const double *err[N];
+    struct plot_series s[N];
+    char names[N][16];
+    for (size_t k = 0; k < N; k++) {
+        for (size_t i = 0; i < M; i++)
+            v[k][i] = 10.0 * (double)(k + 1) + (double)i;
+        snprintf(names[k], sizeof names[k], "policy-%zu", k);
+        s[k] = (struct plot_series){names[k], v[k], M};
+        err[k] = bar;
+    }
+    struct plot_chart c = chart_named("tenbars");
+    assert_rc(plot_errorbars(&c, x, M, s, err, N), 0);
+    assert_ten_styles("tenbars.gp", " with yerrorlines lw ");
 }
 
 Test(plot_series_style, keeps_a_few_cdf_names_in_the_empty_corner)

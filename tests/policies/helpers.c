@@ -49,3 +49,17 @@ int th_bind_run(struct sim *s, const struct pol_ops *ops,
     pol_unbind(ops, &hooks);
     return rc;
 }
+
+void th_expect_finish(const struct sim *s, const double *finish,
+                      const int *preemptions)
+{
+    for (uint32_t j = 0; j < sim_njobs(s); j++) {
+        const struct sim_job *x = sim_job(s, j);
+        cr_expect_float_eq(x->finish_time, finish[j], 1e-9,
+                           "job %u ends at %.17g, not %g", j, x->finish_time,
+                           finish[j]);
+        cr_expect_eq(x->preemptions, preemptions[j],
+                     "job %u preempted %d times, not %d", j, x->preemptions,
+                     preemptions[j]);
+    }
+}

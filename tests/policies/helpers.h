@@ -33,4 +33,9 @@ void th_split_opt(const char *opt, char *key, size_t kcap, char *value,
 int th_bind_run(struct sim *s, const struct pol_ops *ops,
                 struct pol_config *cfg, const struct sim_observer *obs);
 
+/* Expects every job of S to have finished at FINISH[j] (within 1e-9) after
+ * PREEMPTIONS[j] preemptions. */
+void th_expect_finish(const struct sim *s, const double *finish,
+                      const int *preemptions);
+
 #endif

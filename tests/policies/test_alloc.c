@@ -6,19 +6,12 @@
 
 #include <criterion/criterion.h>
 
+#include "../sim/fixtures.h"
 #include "helpers.h"
 
 /* ---- mem-aware ---------------------------------------------------------- */
 
-/* K80 (12 GB, speed 0.5) listed first, P100 (16 GB, the reference), one
- * node of 2 GPUs each: first-fit tries K80 first. */
-static const char *const k80_p100 =
-    "{\"reference_gpu\": \"P100\","
-    " \"gpu_types\": ["
-    "   {\"name\": \"K80\", \"memory_mb\": 12288, \"speed\": 0.5},"
-    "   {\"name\": \"P100\", \"memory_mb\": 16384, \"speed\": 1}],"
-    " \"nodes\": [{\"gpu_type\": \"K80\", \"gpus_per_node\": 2},"
-    "           {\"gpu_type\": \"P100\", \"gpus_per_node\": 2}]}";
+/* The cases run on ts_k80_p100 (fixtures.h): first-fit tries K80 first. */
 
 static void add_mem(struct sim *s, double submit, double work, int gpus,
                     double mem, double est_mem)
@@ -37,7 +30,7 @@ static void add_mem(struct sim *s, double submit, double work, int gpus,
 Test(mem_aware, keeps_jobs_off_types_too_small_and_never_ooms)
 {
     for (int aware = 0; aware < 2; aware++) {
-        struct cluster *c = th_cluster(k80_p100);
+        struct cluster *c = th_cluster(ts_k80_p100);
         struct sim *s = sim_create(c, 1);
         add_mem(s, 0, 100, 2, 16000, 16000);
         add_mem(s, 0, 50, 2, 8000, 8000);
@@ -63,7 +56,7 @@ Test(mem_aware, keeps_jobs_off_types_too_small_and_never_ooms)
  * (P100) is left. An unknown estimate (0) rules nothing out. */
 Test(mem_aware, margin_and_estimates_beyond_every_type)
 {
-    struct cluster *c = th_cluster(k80_p100);
+    struct cluster *c = th_cluster(ts_k80_p100);
     struct sim *s = sim_create(c, 1);
     add_mem(s, 0, 10, 1, 0, 12000);
     add_mem(s, 0, 10, 1, 0, 20000);

@@ -272,20 +272,6 @@ static void run(struct sim *s, const char *policy, const char *round_s)
     cr_assert_eq(th_bind_run(s, th_find(policy), &cfg, NULL), 0, "%s", why);
 }
 
-static void expect_jobs(const struct sim *s, const double *finish,
-                        const int *preemptions)
-{
-    for (uint32_t j = 0; j < sim_njobs(s); j++) {
-        const struct sim_job *x = sim_job(s, j);
-        cr_expect_float_eq(x->finish_time, finish[j], 1e-9,
-                           "job %u ends at %.17g, not %g", j, x->finish_time,
-                           finish[j]);
-        cr_expect_eq(x->preemptions, preemptions[j],
-                     "job %u preempted %d times, not %d", j, x->preemptions,
-                     preemptions[j]);
-    }
-}
-
 /* gavel-maxmin, rounds of 100 s, restart overhead R. T = [[4, 1], [3, 2]]:
  * X = 1/2 everywhere (gavel_lp.a_dominant_type_is_split_evenly). Each
  * round, priority = X / (rounds on t / rounds so far), infinite before the
@@ -313,10 +299,10 @@ static void swap_case(double overhead, struct sim_summary *m)
     add_job(s, 3, 2, 1000);
     run(s, "gavel-maxmin", "100");
     if (overhead == 0)
-        expect_jobs(s, (const double[]){250, 400}, (const int[]){2, 3});
+        th_expect_finish(s, (const double[]){250, 400}, (const int[]){2, 3});
     else
-        expect_jobs(s, (const double[]){262.5, 310 + 350.0 / 3},
-                    (const int[]){2, 3});
+        th_expect_finish(s, (const double[]){262.5, 310 + 350.0 / 3},
+                         (const int[]){2, 3});
     cr_assert_eq(sim_summarize(s, m), 0);
     sim_destroy(s);
     cluster_destroy(c);
@@ -389,7 +375,8 @@ Test(gavel_rounds, identical_jobs_share_gpus_in_turn)
     for (int i = 0; i < 3; i++)
         th_add(s, 0, 300, 0, 1, 0);
     run(s, "gavel-maxmin", "100");
-    expect_jobs(s, (const double[]){400, 400, 500}, (const int[]){1, 1, 1});
+    th_expect_finish(s, (const double[]){400, 400, 500},
+                     (const int[]){1, 1, 1});
     sim_destroy(s);
     cluster_destroy(c);
 }
@@ -405,7 +392,7 @@ Test(gavel_rounds, gavel_fifo_puts_the_first_job_on_its_slower_type)
     add_job(s, 1.1, 1, 100);
     add_job(s, 10, 1, 500);
     run(s, "gavel-fifo", NULL);
-    expect_jobs(s, (const double[]){100, 50}, (const int[]){0, 0});
+    th_expect_finish(s, (const double[]){100, 50}, (const int[]){0, 0});
     sim_destroy(s);
     cluster_destroy(c);
 }
@@ -422,7 +409,7 @@ Test(gavel_rounds, gavel_makespan_finishes_both_jobs_together)
     add_job(s, 2, 1, 150);
     add_job(s, 2, 1, 150);
     run(s, "gavel-makespan", "10");
-    expect_jobs(s, (const double[]){100, 100}, (const int[]){9, 9});
+    th_expect_finish(s, (const double[]){100, 100}, (const int[]){9, 9});
     sim_destroy(s);
     cluster_destroy(c);
 }

@@ -4,15 +4,8 @@
 
 #include <criterion/criterion.h>
 
+#include "../sim/fixtures.h"
 #include "helpers.h"
-
-static const char *const three_nodes =
-    "{\"name\": \"share\", \"gpu_types\": ["
-    " {\"name\": \"A\", \"memory_mb\": 16384, \"speed\": 1},"
-    " {\"name\": \"B\", \"memory_mb\": 16384, \"speed\": 1}],"
-    " \"nodes\": [{\"gpu_type\": \"A\", \"gpus_per_node\": 2, \"count\": 1},"
-    "  {\"gpu_type\": \"A\", \"gpus_per_node\": 4, \"count\": 1},"
-    "  {\"gpu_type\": \"B\", \"gpus_per_node\": 2, \"count\": 1}]}";
 
 static struct cluster *cl;
 static struct share_cluster *sc;
@@ -29,7 +22,7 @@ static void setup(void)
     static const struct share_demand m[3] = {
         {2000, 0, 1, 500, 0}, {4000, 0, 1, 1000, 0}, {2000, 0, 2, 1000, 1}};
     struct share_demand pods[10];
-    cl = th_cluster(three_nodes);
+    cl = th_cluster(ts_three_nodes);
     cr_assert_eq(share_cluster_create(cl, &sc), 0);
     for (int i = 0; i < 10; i++)
         pods[i] = m[i < 5 ? 0 : i < 8 ? 1 : 2];

@@ -57,20 +57,6 @@ static void run(struct sim *s, const char *policy, const char *const *opts)
                  why);
 }
 
-static void expect(const struct sim *s, const double *finish,
-                   const int *preemptions)
-{
-    for (uint32_t j = 0; j < sim_njobs(s); j++) {
-        const struct sim_job *x = sim_job(s, j);
-        cr_expect_float_eq(x->finish_time, finish[j], 1e-9,
-                           "job %u ends at %.17g, not %g", j, x->finish_time,
-                           finish[j]);
-        cr_expect_eq(x->preemptions, preemptions[j],
-                     "job %u preempted %d times, not %d", j, x->preemptions,
-                     preemptions[j]);
-    }
-}
-
 /* 2 GPUs; queues=2, threshold 100 GPU-s; restart overhead R.
  *  j0 t=0  2 GPUs 200 s: Q1; 2 GPUs, so it reaches 100 GPU-s at t=50
  *  j1 t=40 1 GPU   10 s: Q1 behind j0, which runs: j1 waits (a job never
@@ -86,7 +72,7 @@ static void demotion_case(double overhead, struct sim_summary *m)
     job(s, 0, 200, 2, 0);
     job(s, 40, 10, 1, 0);
     run(s, "tiresias", (const char *[]){"queues=2", "thresholds=100", NULL});
-    expect(s, (double[]){210 + overhead, 60}, (int[]){1, 0});
+    th_expect_finish(s, (double[]){210 + overhead, 60}, (int[]){1, 0});
     cr_expect_float_eq(sim_job(s, 1)->start_time, 50, 1e-9);
     cr_assert_eq(sim_summarize(s, m), 0);
     sim_destroy(s);
@@ -126,7 +112,7 @@ Test(tiresias, takes_waiting_jobs_of_a_queue_in_the_order_they_entered_it)
     job(s, 12, 1, 3, 0);
     job(s, 13, 50, 1, 0);
     run(s, "tiresias", (const char *[]){"queues=2", "thresholds=10", NULL});
-    expect(s, (double[]){151, 102, 13, 63}, (int[]){1, 1, 0, 0});
+    th_expect_finish(s, (double[]){151, 102, 13, 63}, (int[]){1, 1, 0, 0});
     sim_destroy(s);
     cluster_destroy(c);
 }
@@ -155,9 +141,9 @@ Test(tiresias, promotes_a_starved_job_at_the_documented_time)
         run(s, "tiresias",
             (const char *[]){"queues=2", "thresholds=10", opt, NULL});
         if (f == 2)
-            expect(s, (double[]){190, 140}, (int[]){2, 1});
+            th_expect_finish(s, (double[]){190, 140}, (int[]){2, 1});
         else
-            expect(s, (double[]){190, 100}, (int[]){1, 0});
+            th_expect_finish(s, (double[]){190, 100}, (int[]){1, 0});
         sim_destroy(s);
     }
     cluster_destroy(c);
@@ -176,7 +162,7 @@ Test(tiresias, defaults_to_three_queues_at_3250_and_7200_gpu_seconds)
     job(s, 7000, 100, 1, 0);
     job(s, 8000, 10, 1, 0);
     run(s, "tiresias", NULL);
-    expect(s, (double[]){10110, 7100, 8010}, (int[]){2, 0, 0});
+    th_expect_finish(s, (double[]){10110, 7100, 8010}, (int[]){2, 0, 0});
     sim_destroy(s);
     cluster_destroy(c);
 }
@@ -309,8 +295,8 @@ Test(gittins, orders_a_queue_by_the_index_learnt_from_finished_jobs)
     job(s, 211, 1, 2, 2u);  /* V */
     run(s, "gittins",
         (const char *[]){"queues=2", "thresholds=4", "min_finished=3", NULL});
-    expect(s, (double[]){114, 120, 108, 232, 232, 234, 211, 212},
-           (int[]){1, 1, 0, 1, 1, 1, 0, 0});
+    th_expect_finish(s, (double[]){114, 120, 108, 232, 232, 234, 211, 212},
+                     (int[]){1, 1, 0, 1, 1, 1, 0, 0});
     sim_destroy(s);
     cluster_destroy(c);
 }

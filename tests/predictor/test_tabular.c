@@ -1,6 +1,6 @@
 /* test_tabular.c -- datasets, splits, metrics, synthetic generators and
- * baselines of tabular.h. Every expected number is computed by hand in the
- * comment beside it. */
+ * baselines, the tabular part of predictor.h. Every expected number is
+ * computed by hand in the comment beside it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "tabular.h"
+#include "predictor.h"
 
 /* ---- metrics ------------------------------------------------------------ */
 

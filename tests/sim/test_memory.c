@@ -9,18 +9,10 @@
 
 #include <criterion/criterion.h>
 
-#include "sim.h"
+#include "fixtures.h"
 
-/* K80 (12 GB, half the speed) listed first, P100 (16 GB, the reference):
- * one node of 2 GPUs each. K80 is type 0, P100 type 1. */
-static const char *const k80_p100 =
-    "{\"reference_gpu\": \"P100\","
-    " \"gpu_types\": ["
-    "   {\"name\": \"K80\", \"memory_mb\": 12288, \"speed\": 0.5},"
-    "   {\"name\": \"P100\", \"memory_mb\": 16384, \"speed\": 1}],"
-    " \"nodes\": [{\"gpu_type\": \"K80\", \"gpus_per_node\": 2},"
-    "           {\"gpu_type\": \"P100\", \"gpus_per_node\": 2}]}";
-
+/* Most cases run on ts_k80_p100: K80 (12 GB, half the speed) is type 0,
+ * P100 (16 GB, the reference) type 1, one node of 2 GPUs each. */
 static struct cluster *parse(const char *json)
 {
     struct cluster *c = NULL;
@@ -60,33 +52,10 @@ static void greedy_finish(void *st, struct sim *s, uint32_t job)
     g->finishes++;
 }
 
-static int greedy_schedule(void *st, struct sim *s)
-{
-    (void)st;
-    int32_t j = sim_queue_head(s);
-    while (j >= 0) {
-        int32_t next = sim_queue_next(s, (uint32_t)j);
-        const struct sim_job *job = sim_job(s, (uint32_t)j);
-        for (int32_t t = 0; t < sim_cluster(s)->ntypes; t++) {
-            int32_t node = sim_find_node(s, t, job->num_gpus);
-            if (!(job->allowed & (1u << t)) || node < 0)
-                continue;
-            struct sim_seg seg = {node, job->num_gpus};
-            struct sim_placement p = {t, 1, &seg};
-            int rc = sim_start(s, (uint32_t)j, &p);
-            if (rc)
-                return rc;
-            break;
-        }
-        j = next;
-    }
-    return 0;
-}
-
 static void run_greedy(struct sim *s, struct greedy *g)
 {
     struct sim_policy p = {"greedy", g, greedy_arrival, greedy_finish,
-                           greedy_schedule};
+                           ts_first_node_schedule};
     struct sim_error err = {0};
     cr_assert_eq(sim_run(s, &p, NULL, &err), 0, "%s", err.text);
 }
@@ -104,7 +73,7 @@ static void run_greedy(struct sim *s, struct greedy *g)
  * 300 / 320 = 0.9375. Completion per type: P100 160, K80 none. */
 Test(memory, oom_wastes_the_run_and_requeues_without_that_type)
 {
-    struct cluster *c = parse(k80_p100);
+    struct cluster *c = parse(ts_k80_p100);
     struct sim *s = sim_create(c, 1);
     add(s, 0, 100, 2, 16000, 0, 0);
     add(s, 0, 50, 2, 8000, 0, 0);
@@ -142,7 +111,7 @@ Test(memory, oom_wastes_the_run_and_requeues_without_that_type)
  * for the P100 that B holds until 50, and finishes at 150. */
 Test(memory, oom_detect_s_sets_when_the_run_fails)
 {
-    struct cluster *c = parse(k80_p100);
+    struct cluster *c = parse(ts_k80_p100);
     struct sim *s = sim_create(c, 1);
     sim_set_oom_detect_s(s, 10);
     add(s, 0, 100, 2, 16000, 0, 0);
@@ -163,7 +132,7 @@ Test(memory, oom_detect_s_sets_when_the_run_fails)
  * GPU-s wasted, nothing completed. */
 Test(memory, a_job_too_big_for_every_type_ends_unschedulable)
 {
-    struct cluster *c = parse(k80_p100);
+    struct cluster *c = parse(ts_k80_p100);
     struct sim *s = sim_create(c, 1);
     add(s, 0, 100, 1, 20000, 0, 0);
     struct greedy g = {0};
@@ -187,7 +156,7 @@ Test(memory, a_job_too_big_for_every_type_ends_unschedulable)
 /* A need of exactly the type's memory fits; 0 = unknown never fails. */
 Test(memory, a_need_equal_to_the_memory_fits)
 {
-    struct cluster *c = parse(k80_p100);
+    struct cluster *c = parse(ts_k80_p100);
     struct sim *s = sim_create(c, 1);
     add(s, 0, 10, 1, 12288, 0, 0);
     add(s, 0, 10, 1, 12289, 0, 0);
@@ -207,7 +176,7 @@ Test(memory, a_need_equal_to_the_memory_fits)
  * clears it. */
 Test(memory, estimate_accessors_follow_est_work_class_and_overrides)
 {
-    struct cluster *c = parse(k80_p100);
+    struct cluster *c = parse(ts_k80_p100);
     struct sim *s = sim_create(c, 1);
     struct sim_class_spec spread_only = {{0, 0}, {0.5, 0}};
     int32_t cls;

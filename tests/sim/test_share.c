@@ -2,18 +2,10 @@
  * fragmentation (sim/frag.c) against values computed by hand. */
 #include <criterion/criterion.h>
 
-#include "sim.h"
+#include "fixtures.h"
 
-/* Three nodes: 0 = type A, 2 GPUs, 8 cores; 1 = type A, 4 GPUs, 16 cores;
- * 2 = type B, 2 GPUs, 8 cores. Memory not modelled. */
-static const char *const three_nodes =
-    "{\"name\": \"share\", \"gpu_types\": ["
-    " {\"name\": \"A\", \"memory_mb\": 16384, \"speed\": 1},"
-    " {\"name\": \"B\", \"memory_mb\": 16384, \"speed\": 1}],"
-    " \"nodes\": [{\"gpu_type\": \"A\", \"gpus_per_node\": 2, \"count\": 1},"
-    "  {\"gpu_type\": \"A\", \"gpus_per_node\": 4, \"count\": 1},"
-    "  {\"gpu_type\": \"B\", \"gpus_per_node\": 2, \"count\": 1}]}";
-
+/* The cluster is ts_three_nodes: 0 = type A, 2 GPUs, 8 cores; 1 = type A,
+ * 4 GPUs, 16 cores; 2 = type B, 2 GPUs, 8 cores. Memory not modelled. */
 static struct cluster *cl;
 static struct share_cluster *sc;
 static struct share_workload *w;
@@ -32,7 +24,7 @@ static void setup(void)
 {
     struct sim_error err = {0};
     struct share_demand pods[10];
-    cr_assert_eq(cluster_parse(three_nodes, "test", &cl, &err), 0, "%s",
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &cl, &err), 0, "%s",
                  err.text);
     cr_assert_eq(share_cluster_create(cl, &sc), 0);
     for (int i = 0; i < 10; i++)

@@ -69,18 +69,37 @@ Test(model_facts, parameter_counts_agree_with_the_architectures)
     double lm = 33278.0 * 200 + 2 * 4 * (200.0 * 200 + 200 * 200 + 400) +
                 200.0 * 33278 + 33278;
     cr_assert_float_eq(params_m("LM (batch size 20)"), lm / 1e6, 0.05);
-    /* Recommendation: VAE-CF (Liang et al., WWW'18) on ML-20M's 20,108
-     * items, 20108-600-(2x200) encoder, 200-600-20108 decoder:
-     * 20108*600+600 + 600*400+400 + 200*600+600 + 600*20108+20108
-     * = 12,065,400 + 240,400 + 120,600 + 12,084,908 = 24,511,308. */
-    double rec = 20108.0 * 600 + 600 + 600.0 * 400 + 400 + 200.0 * 600 +
-                 600 + 600.0 * 20108 + 20108;
+    /* Recommendation: Recoder's DynamicAutoencoder as Gavel's
+     * workloads/pytorch/recommendation/train.py builds it (hidden_layers
+     * [200], untied), over the 20,108 items that Gavel's ml-20m
+     * preprocess.py (VAE-CF's, Liang et al. WWW'18, Table 1) keeps:
+     * encoder embedding 20108*200 + bias 200, decoder embedding 20108*200
+     * + bias 20108 = 4,021,600 + 200 + 4,021,600 + 20,108 = 8,063,508. */
+    double rec = 20108.0 * 200 + 200 + 20108.0 * 200 + 20108;
     cr_assert_float_eq(params_m("Recommendation (batch size 512)"),
-                       rec / 1e6, 0.05);
-    /* A3C (pytorch-a3c): 4 convolutions of 32 3x3 filters on one input
-     * plane, LSTM cell 288 -> 256, critic 256 -> 1, actor 256 -> 6:
-     * 320 + 3*9248 + 4*256*(288 + 256) + 8*256 + 257 + 1542 = 588,911. */
-    double a3c = 320 + 3 * 9248.0 + 4 * 256.0 * (288 + 256) + 8 * 256.0 +
-                 257 + 1542;
+                       rec / 1e6, 0.005);
+    /* A3C: A3Clstm of rl_a3c_pytorch, which Gavel's workloads/pytorch/rl
+     * runs on PongDeterministic-v4 (6 actions): convolutions 1->32 5x5,
+     * 32->32 5x5, 32->64 4x4, 64->64 3x3, LSTM cell 1024 -> 512, critic
+     * 512 -> 1, actor 512 -> 6:
+     * 832 + 25,632 + 32,832 + 36,928 + 4*512*(1024+512) + 2*4*512 + 513
+     * + 3,078 = 3,249,639. */
+    double a3c = (32 * 25 + 32) + (32 * 32 * 25 + 32) + (64 * 32 * 16 + 64) +
+                 (64 * 64 * 9 + 64) + 4 * 512.0 * (1024 + 512) + 2 * 4 * 512 +
+                 (512 + 1) + (512 * 6 + 6);
     cr_assert_float_eq(params_m("A3C"), a3c / 1e6, 0.005);
+}
+
+Test(model_facts, knows_gavels_gpu_types_in_any_case)
+{
+    /* NVIDIA data sheets: Tesla V100 SXM2 16 GB, 900 GB/s; a K80 board's
+     * 8.73 TFLOP/s (boost) is two dies of 4.37. */
+    const struct trace_gpu_facts *g = trace_gpu_facts("V100");
+    cr_assert(g && strcmp(g->name, "v100") == 0);
+    cr_assert_float_eq(g->memory_gb, 16, 1e-9);
+    cr_assert_float_eq(g->bandwidth_gbs, 900, 1e-9);
+    g = trace_gpu_facts("k80");
+    cr_assert(g);
+    cr_assert_float_eq(g->tflops_fp32, 8.73 / 2, 0.01);
+    cr_assert_null(trace_gpu_facts("a100"));
 }
