@@ -17,8 +17,7 @@ typedef double pfloat;
 #define pred_tanh tanh
 #else
 typedef float pfloat;
-#define pred_exp pred_expf_poly
-/* tanh from exp: glibc's tanhf costs about three expf */
+#define pred_exp pred_expf_poly /* tanh from it too: tanhf costs 3 expf */
 #define pred_tanh(x) (1 - 2 / (pred_expf_poly(2 * (x)) + 1))
 #endif
 

@@ -21,8 +21,7 @@ Test(nn_math, float_exp_within_a_few_ulp_of_exp_in_double)
     }
     /* 3 ulp of float at most (the 8 rounded steps of Horner's rule and
      * the reduction stay within that). */
-    cr_assert_lt(worst, 3 * 1.19e-7, "relative error %g at x = %g", worst,
-                 at);
+    cr_assert_lt(worst, 3 * 1.19e-7, "relative error %g at x = %g", worst, at);
     cr_assert_float_eq(pred_expf_poly(0), 1, 0);
     cr_assert_float_eq(pred_expf_poly(1), 2.718281828, 3e-7);
     /* Clamped ends: e^-87 below -87 (no subnormals), e^88 above 88. */
