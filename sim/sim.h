@@ -554,4 +554,23 @@ struct sim_summary {
 /* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */
 int sim_summarize(const struct sim *s, struct sim_summary *out);
 
+/* ---- CPython's random stream (pyrand.c) --------------------------------- */
+
+/* MT19937 as CPython's random.Random(seed) draws it, for reproducing another
+ * simulator's Python code number for number (Gavel's shuffles and its job
+ * generator). Anything of hetsim's own draws from seeded GSL generators. */
+#define SIM_PYRAND_N 624
+struct sim_pyrand {
+    uint32_t mt[SIM_PYRAND_N];
+    int mti;
+};
+void sim_pyrand_seed(struct sim_pyrand *r, uint64_t seed); /* Random(seed) */
+uint32_t sim_pyrand_u32(struct sim_pyrand *r);     /* getrandbits(32) */
+double sim_pyrand_random(struct sim_pyrand *r);    /* random() */
+uint32_t sim_pyrand_below(struct sim_pyrand *r, uint32_t n); /* randrange(n),
+                                                        n > 0 */
+/* shuffle(a): Fisher-Yates from the end, as CPython's */
+void sim_pyrand_shuffle(struct sim_pyrand *r, int32_t *a, uint32_t n);
+double sim_pyrand_expovariate(struct sim_pyrand *r, double lambd);
+
 #endif
