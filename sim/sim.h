@@ -265,16 +265,23 @@ struct sim_seg {
     int32_t gpus;
 };
 
+struct share_alloc;
+
 struct sim_placement {
     int32_t gpu_type;
     int32_t nseg;
     const struct sim_seg *seg; /* (nseg), borrowed */
+    /* With GPU sharing on (sim_enable_sharing): which GPUs of the one node
+     * (a share's GPU, or the mask of whole GPUs); NULL lets the engine take
+     * the lowest fully free GPUs of each node. Borrowed. */
+    const struct share_alloc *share;
 };
 
 /* Starts a waiting JOB on placement P (copied). Returns 0, or SIM_EDECISION
  * when the job is not waiting, P does not give it exactly num_gpus free GPUs
  * of one allowed type, or it names a node twice; the engine then stops with
- * the reason. */
+ * the reason. With sharing on, a share (gpu_milli < 1000) needs P->share
+ * naming a GPU with that much free on a node whose CPU and memory hold it. */
 int sim_start(struct sim *s, uint32_t job, const struct sim_placement *p);
 
 /* Stops running JOB now. Its GPUs are freed, the work done so far is kept,
@@ -459,6 +466,49 @@ int share_run(struct share_cluster *sc, const struct cluster *c,
               struct share_job *jobs, size_t n, const struct share_workload *w,
               const struct share_run_hooks *h, struct share_run_summary *out);
 
+/* ---- GPU sharing in the engine (colocate.c) ------------------------------ */
+
+/* Turns the engine's cluster into milli-GPUs (struct share_cluster) before
+ * sim_run, after the jobs are added: every job then has a demand (a share
+ * of one GPU or whole GPUs on one node, CPU and memory), whole GPUs are
+ * the fully free ones, and jobs on one GPU run at a speed below 1 while
+ * they have company: the product of pair_speed over the others there
+ * (never below 1e-6). Whenever a GPU gains or loses a job, every job left
+ * on it has its progress brought up to date at the old speed, gets the new
+ * speed and a new finish time. A share of m milli has m/1000 of its GPU's
+ * memory: a job needing more runs out of memory (sim_set_oom_detect_s).
+ * A job that fits no node of the empty cluster fails at arrival. */
+struct sim_sharing {
+    const struct share_demand *demands; /* (njobs) by job id, copied */
+    const struct share_workload *w;     /* fragmentation's workload,
+                                           borrowed for the run */
+    const int64_t *host_cpu;            /* (nnodes) milli-CPU, or NULL */
+    const double *host_mem;             /* (nnodes) MiB, or NULL */
+    /* Speed in (0, 1] of job A on a GPU of GPU_TYPE next to job B (engine
+     * job ids). */
+    double (*pair_speed)(void *ctx, int32_t gpu_type, uint32_t a,
+                         uint32_t b);
+    void *ctx;
+    /* > 0: util-pack (Yeung et al., HotCloud'20). A one-GPU job whose
+     * estimator gives a GPU utilization u on arrival asks
+     * ceil(1000 u / util_bound) milli-GPU when that is below 1000, so jobs
+     * share a GPU while their utilizations sum to at most the bound. */
+    double util_bound;
+};
+
+/* 0, SIM_EINVAL (a bad demand, a node with more than SHARE_MAX_NODE_GPUS)
+ * or SIM_ENOMEM. */
+int sim_enable_sharing(struct sim *s, const struct sim_sharing *cfg);
+
+/* The engine's milli-GPU cluster now, or NULL when sharing is off. */
+const struct share_cluster *sim_share_cluster(const struct sim *s);
+/* JOB's demand now (util-pack may have shrunk it), or NULL when off. */
+const struct share_demand *sim_job_demand(const struct sim *s, uint32_t job);
+/* Where running JOB sits (sharing on), or NULL. */
+const struct share_alloc *sim_job_alloc(const struct sim *s, uint32_t job);
+/* Whether JOB ever ran on a GPU together with another job. */
+int sim_job_was_shared(const struct sim *s, uint32_t job);
+
 /* ---- Memory and estimates (memory.c) ------------------------------------ */
 
 #define SIM_OOM_DETECT_S_DEFAULT 60.0
@@ -549,6 +599,15 @@ struct sim_summary {
     /* FGD's fragmentation of whole GPUs (run_frag.c), time mean over the
      * makespan, over the cluster's GPUs. */
     double frag_rate_mean;
+    /* GPU sharing (sim_enable_sharing): with it on, gpu_utilization is
+     * allocated milli-GPU x time over all of it, effective_utilization the
+     * milli-GPU x run time alone of each completed job over the same, and
+     * frag_rate_mean FGD's fragmentation of the milli-GPU cluster against
+     * the sharing workload. jobs_shared counts the jobs that ran on a GPU
+     * together with another one at some time (0 with sharing off). */
+    int sharing;
+    size_t jobs_shared;
+    double effective_utilization;
 };
 
 /* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */
