@@ -412,60 +412,6 @@ double share_cluster_frag(const struct share_cluster *sc,
  * workload of all its jobs (GPU count and allowed types): GPUs, now. */
 double sim_frag_gpus(const struct sim *s);
 
-/* ---- Replaying jobs on shared GPUs (share_run.c) ----------------------- */
-
-/* A job of a sharing replay: the caller fills the first four fields, the
- * replay the rest. A share (gpu_milli < 1000) sits on one GPU with any
- * other shares that fit there, and runs at a speed below 1 while it has
- * company (share_run_hooks.pair_speed); whole GPUs are its own, speed 1. */
-struct share_job {
-    double submit_time;
-    double work;       /* s alone on the cluster's reference GPU type */
-    struct share_demand demand;
-    uint32_t job_type; /* the caller's key for pair_speed */
-    double start_time, finish_time; /* -1 until then */
-    double work_left;  /* s alone on the reference type */
-    double speed;      /* now: 1 alone, the product of pair speeds */
-    double last;       /* when work_left was last brought up to date */
-    struct share_alloc alloc;
-    int32_t next_on_gpu; /* the next share on the same GPU, or -1 */
-    uint32_t epoch;    /* bumped when its finish event goes stale */
-    uint8_t state;     /* enum job_state */
-};
-
-struct share_run_hooks {
-    void *ctx;
-    /* Where D goes now: 0 with *out filled, 1 when nothing fits. */
-    int (*place)(void *ctx, const struct share_cluster *sc,
-                 const struct share_demand *d, struct share_alloc *out);
-    /* Speed in (0, 1] of a job of type A on a GPU of type T shared with
-     * one of type B; with several others the product over them (never
-     * below 1e-6). */
-    double (*pair_speed)(void *ctx, int32_t gpu_type, uint32_t a,
-                         uint32_t b);
-    /* After each instant that changed anything: milli-GPU allocated and
-     * the cluster's fragmentation (milli-GPU) from TIME on. May be NULL. */
-    void (*change)(void *ctx, double time, int64_t used_milli, double frag);
-};
-
-struct share_run_summary {
-    size_t jobs, completed, unschedulable;
-    double makespan_s, avg_jct_s, avg_wait_s;
-    double gpu_utilization;       /* allocated milli-GPU x time, over all */
-    double effective_utilization; /* the same weighted by speed: work done */
-    double frag_rate_mean;        /* time mean of fragmentation / GPUs */
-};
-
-/* Replays the N JOBS on SC (empty, and C's, borrowed) in submit order:
- * waiting jobs are offered to H->place in arrival order at every instant
- * (one that does not fit lets later ones try); a job that fits no node of
- * the empty cluster fails at arrival. W is the fragmentation's workload.
- * 0, SIM_EINVAL (a bad job), SIM_EDECISION (H->place left a job waiting
- * on an empty cluster) or SIM_ENOMEM. */
-int share_run(struct share_cluster *sc, const struct cluster *c,
-              struct share_job *jobs, size_t n, const struct share_workload *w,
-              const struct share_run_hooks *h, struct share_run_summary *out);
-
 /* ---- GPU sharing in the engine (colocate.c) ------------------------------ */
 
 /* Turns the engine's cluster into milli-GPUs (struct share_cluster) before
