@@ -517,6 +517,10 @@ static int maybe_share(struct run_config *cfg, struct workload *w,
     if (cfg->mem_aware)
         return cli_usage_error("hetsim run", "mem-aware placements apply to "
                                "whole GPUs only");
+    if (strncmp(cfg->policy, "gavel-", 6) == 0)
+        return cli_usage_error("hetsim run", "the gavel-* policies time-slice "
+                               "whole GPUs in rounds; they do not take GPU "
+                               "sharing");
     int rc = cfg->pairs ? cli_load_throughputs(cfg->pairs, pairs) : CLI_OK;
     if (rc)
         return rc;

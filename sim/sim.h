@@ -452,6 +452,10 @@ const struct share_cluster *sim_share_cluster(const struct sim *s);
 const struct share_demand *sim_job_demand(const struct sim *s, uint32_t job);
 /* Where running JOB sits (sharing on), or NULL. */
 const struct share_alloc *sim_job_alloc(const struct sim *s, uint32_t job);
+/* Whether waiting job W would fit some node if the running VICTIMS (N)
+ * were stopped (for preemptive policies; 0 when out of memory). */
+int sim_share_fits_if_freed(const struct sim *s, uint32_t w,
+                            const uint32_t *victims, size_t n);
 /* Whether JOB ever ran on a GPU together with another job. */
 int sim_job_was_shared(const struct sim *s, uint32_t job);
 
