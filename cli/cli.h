@@ -95,6 +95,7 @@ struct run_config {
     int history_by_user;            /* history:user (default vc) */
     char est_model[1024];           /* predictor:MODEL.bin */
     char est_memory_model[1024];    /* ...,memory=MODEL2.bin, or "" */
+    char est_util_model[1024];      /* ...,util=MODEL3.bin, or "" */
     double restart_overhead_s;
     int placement;                  /* enum pol_placement */
     int mem_aware;                  /* --placement ...,mem-aware[:MARGIN] */
@@ -216,6 +217,9 @@ int cli_trace_has_shares(const struct trace *t);
 int cli_sharing_enable(struct workload *w, const struct run_config *cfg,
                        const struct trace *t,
                        const struct trace_throughputs *pairs);
+/* Jobs util-pack let share a GPU: by the oracle before the run, or by the
+ * predicted utilization on arrival. */
+size_t cli_sharing_packed(const struct workload *w);
 void cli_sharing_free(struct cli_sharing *x);
 
 /* Adds every job of T (read from SRC) to w->sim, with classes from

@@ -179,7 +179,7 @@ static cJSON *summary_json(const struct run_config *cfg,
     if (w->share) {
         cli_json_number(o, "interference", cfg->interference);
         cli_json_number(o, "util_pack_bound", cfg->util_bound);
-        cli_json_number(o, "jobs_util_packed", (double)w->share->packed);
+        cli_json_number(o, "jobs_util_packed", (double)cli_sharing_packed(w));
     }
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
     for (int32_t g = 0; by_type && g < c->ntypes; g++)

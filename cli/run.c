@@ -293,27 +293,35 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
     }
 }
 
-/* predictor:MODEL.bin[,memory=MODEL2.bin] into CFG. */
+/* predictor:[MODEL.bin][,memory=MODEL2.bin][,util=MODEL3.bin] into CFG:
+ * the run-time model first, unless only named parts are given. */
 static int parse_predictor(const char *cmd, const char *spec,
                            struct run_config *cfg)
 {
-    const char *comma = strchr(spec, ',');
-    size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
-    if (len == 0 || len >= sizeof cfg->est_model)
-        return cli_usage_error(cmd, "--estimates predictor:MODEL.bin wants "
-                               "a model file, got 'predictor:%s'", spec);
-    snprintf(cfg->est_model, sizeof cfg->est_model, "%.*s", (int)len, spec);
-    cfg->est_memory_model[0] = '\0';
-    if (!comma)
-        return 0;
-    const char *mem = comma + 1;
-    if (strncmp(mem, "memory=", 7) != 0 || !mem[7] ||
-        strlen(mem + 7) >= sizeof cfg->est_memory_model)
-        return cli_usage_error(cmd, "--estimates predictor:MODEL.bin,"
-                               "memory=MODEL2.bin, got '%s' after the comma",
-                               mem);
-    snprintf(cfg->est_memory_model, sizeof cfg->est_memory_model, "%s",
-             mem + 7);
+    const char *p = spec;
+    cfg->est_model[0] = cfg->est_memory_model[0] = cfg->est_util_model[0] =
+        '\0';
+    for (int first = 1; *p || first; first = 0) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *dst = NULL;
+        size_t skip = 0;
+        if (strncmp(p, "memory=", 7) == 0)
+            dst = cfg->est_memory_model, skip = 7;
+        else if (strncmp(p, "util=", 5) == 0)
+            dst = cfg->est_util_model, skip = 5;
+        else if (first)
+            dst = cfg->est_model;
+        if (!dst || len <= skip || len - skip >= sizeof cfg->est_model)
+            return cli_usage_error(cmd, "--estimates wants predictor:MODEL.bin"
+                                   "[,memory=MODEL2.bin][,util=MODEL3.bin], "
+                                   "got 'predictor:%s'", spec);
+        snprintf(dst, sizeof cfg->est_model, "%.*s", (int)(len - skip),
+                 p + skip);
+        p += len + (comma != NULL);
+        if (!comma)
+            break;
+    }
     return 0;
 }
 

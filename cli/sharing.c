@@ -190,6 +190,15 @@ int cli_sharing_enable(struct workload *w, const struct run_config *cfg,
     return rc == CLI_OK ? enable(w, cfg, x) : rc;
 }
 
+size_t cli_sharing_packed(const struct workload *w)
+{
+    size_t n = w->share->packed;
+    for (size_t j = 0; j < sim_njobs(w->sim); j++)
+        n += sim_job_demand(w->sim, (uint32_t)j)->gpu_milli <
+             w->share->demands[j].gpu_milli;
+    return n;
+}
+
 void cli_sharing_free(struct cli_sharing *x)
 {
     if (!x)
