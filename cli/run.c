@@ -202,33 +202,6 @@ int cli_read_trace(const char *path, enum trace_format f,
     return cli_trace_failure(rc, &err, path);
 }
 
-int64_t cli_allowed_types(const struct cluster *c, const char *types,
-                          const char *src, long line)
-{
-    if (!types[0])
-        return 0;
-    uint32_t mask = 0;
-    const char *p = types;
-    for (;;) {
-        size_t len = strcspn(p, "|");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-        int32_t t = cluster_find_type(c, name);
-        if (t < 0) {
-            char text[256];
-            snprintf(text, sizeof text,
-                     "gpu_type \"%s\" is not a GPU type of cluster %s", name,
-                     c->name);
-            cli_error_at(src, line, 0, text);
-            return -1;
-        }
-        mask |= 1u << t;
-        if (!p[len])
-            return mask;
-        p += len + 1;
-    }
-}
-
 /* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
  * --round-s */
 static int policy_option(int opt, const char *arg, struct run_config *cfg)
