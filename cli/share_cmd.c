@@ -44,8 +44,7 @@ static void share_usage(void)
 /* ARG renamed: share's short and long names to run's. */
 static const char *rename_opt(const char *arg)
 {
-    static const char *const from[] = {"-p", "-T", "--throughputs", "-I",
-                                       "-U"};
+    static const char *const from[] = {"-p", "-T", "--throughputs", "-I", "-U"};
     static const char *const to[] = {"--placement", "--pairs", "--pairs",
                                      "--interference", "--util-pack"};
     for (size_t i = 0; i < sizeof from / sizeof *from; i++)
@@ -56,8 +55,8 @@ static const char *rename_opt(const char *arg)
 
 int cli_share(int argc, char **argv)
 {
-    static const char *const head[] = {"run", "--gpu-sharing", "--policy",
-                                       "fifo", "--backfill", "greedy"};
+    static const char *const head[] = {"run",  "--gpu-sharing", "--policy",
+                                       "fifo", "--backfill",    "greedy"};
     size_t nh = sizeof head / sizeof *head, n = 0;
     int plots = 1;
     char **args = malloc(((size_t)argc + nh + 2) * sizeof *args);

@@ -47,7 +47,8 @@ int gavel_write_util_rows(FILE *f, const struct trace_throughputs *m,
         struct trace_model_facts md;
         if (trace_model_facts(type, &md) != 0) {
             cli_error("%s: job type '%s' is of no model family hetsim "
-                      "knows (traces/README.md)", path, type);
+                      "knows (traces/README.md)",
+                      path, type);
             return CLI_BAD_INPUT;
         }
         for (size_t w = 0; (worker = trace_throughputs_worker(m, w)); w++) {
@@ -56,10 +57,10 @@ int gavel_write_util_rows(FILE *f, const struct trace_throughputs *m,
             if (!g || v < 0)
                 continue;
             cli_csv_quoted(f, type);
-            fprintf(f, ",%s,%s,%d,%s,%d,%s,1,%g,%g,%g,%s\n", md.family,
-                    md.task, md.batch_size, pred_fmt_double(num, md.params_m),
-                    md.layers, g->name, g->memory_gb, g->tflops_fp32,
-                    g->bandwidth_gbs, pred_fmt_double(u, v));
+            fprintf(f, ",%s,%s,%d,%s,%d,%s,1,%g,%g,%g,%s\n", md.family, md.task,
+                    md.batch_size, pred_fmt_double(num, md.params_m), md.layers,
+                    g->name, g->memory_gb, g->tflops_fp32, g->bandwidth_gbs,
+                    pred_fmt_double(u, v));
             (*nrows)++;
         }
     }

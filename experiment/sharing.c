@@ -141,8 +141,8 @@ static int util_pack_oracle(struct cli_sharing *x, double bound)
 static int enable(struct workload *w, const struct run_config *cfg,
                   struct cli_sharing *x)
 {
-    struct sim_sharing sh = {x->demands, x->w, x->host_cpu, x->host_mem,
-                             pair_speed, x, 0};
+    struct sim_sharing sh = {
+        x->demands, x->w, x->host_cpu, x->host_mem, pair_speed, x, 0};
     if (cfg->util_bound > 0 && cfg->estimates == CLI_EST_PREDICTOR)
         sh.util_bound = cfg->util_bound; /* predicted, on arrival */
     int rc = sim_enable_sharing(w->sim, &sh);

@@ -266,6 +266,7 @@ int pol_place_random(struct pol_placer *pl, const struct sim *s, uint32_t job,
     int32_t k = draw(pl, n), t = types[k];
     if (one[k])
         return one_node(pl, t, random_node(pl, s, t, need), need, out);
-    *out = (struct sim_placement){t, random_spread(pl, s, t, need), pl->segs, NULL};
+    *out = (struct sim_placement){t, random_spread(pl, s, t, need), pl->segs,
+                                  NULL};
     return 0;
 }

@@ -167,9 +167,8 @@ static int fits_empty(const struct share_node *n, const struct share_demand *d)
 static struct share_demand demand_now(const struct sim *s, uint32_t j)
 {
     struct share_demand d = s->share->demand[j];
-    uint32_t all = s->cluster->ntypes >= 32
-                       ? UINT32_MAX
-                       : (1u << s->cluster->ntypes) - 1u;
+    uint32_t all =
+        s->cluster->ntypes >= 32 ? UINT32_MAX : (1u << s->cluster->ntypes) - 1u;
     uint32_t given = d.allowed ? d.allowed : all;
     if ((given & s->jobs[j].allowed) != given)
         d.allowed = given & s->jobs[j].allowed;
@@ -205,8 +204,10 @@ static int check_share(struct sim *s, uint32_t j, const struct sim_placement *p,
     const struct cluster *c = s->cluster;
     const struct share_alloc *a = p->share;
     if (!a || p->nseg != 1 || p->seg[0].gpus != 1)
-        return sim_refuse(s, "job %u asks a share of one GPU: the placement "
-                          "must name one node and one GPU", j);
+        return sim_refuse(s,
+                          "job %u asks a share of one GPU: the placement "
+                          "must name one node and one GPU",
+                          j);
     if (p->gpu_type < 0 || p->gpu_type >= c->ntypes ||
         !(s->jobs[j].allowed & (1u << p->gpu_type)))
         return sim_refuse(s, "job %u may not run on GPU type %d", j,
@@ -218,9 +219,10 @@ static int check_share(struct sim *s, uint32_t j, const struct sim_placement *p,
                           a->gpu, c->types[p->gpu_type].name, a->node);
     const struct share_node *n = &s->share->sc->nodes[a->node];
     if (!share_fits(n, d) || !share_gpu_fits(n, d, a->gpu))
-        return sim_refuse(s, "job %u: GPU %d of node %d cannot hold %d "
-                          "milli-GPU with its CPU and memory now", j, a->gpu,
-                          a->node, d->gpu_milli);
+        return sim_refuse(s,
+                          "job %u: GPU %d of node %d cannot hold %d "
+                          "milli-GPU with its CPU and memory now",
+                          j, a->gpu, a->node, d->gpu_milli);
     return 0;
 }
 
@@ -239,9 +241,10 @@ int sim_share_check(struct sim *s, uint32_t j, const struct sim_placement *p)
     for (int32_t g = 0; !bad && g < n->gpus; g++)
         bad = (m >> g & 1u) && n->gpu_free[g] != SHARE_MILLI;
     if (bad || !share_fits(n, &d))
-        return sim_refuse(s, "job %u: the whole GPUs named on node %d are "
-                          "not %d free ones with its CPU and memory", j,
-                          p->seg[0].node, d.num_gpus);
+        return sim_refuse(s,
+                          "job %u: the whole GPUs named on node %d are "
+                          "not %d free ones with its CPU and memory",
+                          j, p->seg[0].node, d.num_gpus);
     return 0;
 }
 
@@ -297,8 +300,8 @@ static void reschedule(struct sim *s, uint32_t j)
     struct sim_share *x = s->share;
     double from = x->last[j] > s->now ? x->last[j] : s->now;
     job->epoch++;
-    if (sim_heap_push(&s->heap, from + job->work_left * job->unit_s /
-                                          x->speed[j],
+    if (sim_heap_push(&s->heap,
+                      from + job->work_left * job->unit_s / x->speed[j],
                       SIM_EV_FINISH, j, job->epoch))
         s->oom = 1;
 }
@@ -316,8 +319,8 @@ static void respeed(struct sim *s, int32_t g, int32_t gpu_type)
         for (int32_t b = x->gpu_head[g]; b >= 0; b = x->next_on_gpu[b]) {
             if (b == a)
                 continue;
-            double f = x->pair_speed(x->ctx, gpu_type, (uint32_t)a,
-                                     (uint32_t)b);
+            double f =
+                x->pair_speed(x->ctx, gpu_type, (uint32_t)a, (uint32_t)b);
             SIM_ASSERT(f > 0 && f <= 1);
             v *= f;
         }
@@ -373,8 +376,8 @@ int sim_share_start(struct sim *s, uint32_t j, const struct sim_placement *p,
     x->last[j] = s->now + overhead;
     if (x->demand[j].gpu_milli == SHARE_MILLI) {
         take_whole(s, j, p->share);
-        double run = doomed ? s->oom_detect_s
-                            : overhead + job->work_left * job->unit_s;
+        double run =
+            doomed ? s->oom_detect_s : overhead + job->work_left * job->unit_s;
         return sim_heap_push(&s->heap, s->now + run,
                              doomed ? SIM_EV_OOM : SIM_EV_FINISH, j,
                              job->epoch);
@@ -386,8 +389,8 @@ int sim_share_start(struct sim *s, uint32_t j, const struct sim_placement *p,
     int32_t g = x->gpu_base[a->node] + a->gpu;
     x->next_on_gpu[j] = x->gpu_head[g];
     x->gpu_head[g] = (int32_t)j;
-    if (doomed && sim_heap_push(&s->heap, s->now + s->oom_detect_s,
-                                SIM_EV_OOM, j, job->epoch))
+    if (doomed && sim_heap_push(&s->heap, s->now + s->oom_detect_s, SIM_EV_OOM,
+                                j, job->epoch))
         return SIM_ENOMEM;
     respeed(s, g, p->gpu_type);
     return s->oom ? SIM_ENOMEM : 0;
@@ -444,9 +447,9 @@ void sim_share_summarize(const struct sim *s, struct sim_summary *out)
         if (j->state != JOB_COMPLETED)
             continue;
         const struct sim_class_spec *cl = &s->classes[j->job_class];
-        double unit = cl->unit_s[j->gpu_type] > 0 ? cl->unit_s[j->gpu_type]
-                                                  : cl->spread_unit_s
-                                                        [j->gpu_type];
+        double unit = cl->unit_s[j->gpu_type] > 0
+                          ? cl->unit_s[j->gpu_type]
+                          : cl->spread_unit_s[j->gpu_type];
         work += (double)x->demand[i].num_gpus * x->demand[i].gpu_milli *
                 j->work * unit;
     }

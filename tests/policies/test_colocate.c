@@ -65,9 +65,8 @@ static void make(struct fixture *f, const char *cluster, const double *submit,
     for (size_t j = 0; j < n; j++) {
         int gpus = milli[j] > 1000 ? milli[j] / 1000 : 1;
         th_add(f->s, submit[j], work[j], work[j], gpus, 0);
-        d[j] = (struct share_demand){0, 0, gpus, milli[j] > 1000 ? 1000
-                                                                 : milli[j],
-                                     0};
+        d[j] = (struct share_demand){0, 0, gpus,
+                                     milli[j] > 1000 ? 1000 : milli[j], 0};
     }
     cr_assert_eq(share_workload_build(d, n, &f->w), 0);
     struct sim_sharing sh = {d, f->w, NULL, NULL, pair_speed, NULL, bound};
