@@ -239,7 +239,10 @@ static int gavel(int argc, char **argv)
         else
             cli_trace_out_abort(&o);
     }
-    if (rc == CLI_OK && strcmp(out, "-") != 0)
+    if (rc == CLI_OK && strcmp(out, "-") != 0 && util)
+        fprintf(stderr, "hetsim dataset gavel: %zu rows (gpu_util) to %s\n",
+                nrows, out);
+    else if (rc == CLI_OK && strcmp(out, "-") != 0)
         fprintf(stderr,
                 "hetsim dataset gavel: %zu rows (%zu cannot run, "
                 "runnable=0) to %s\n",

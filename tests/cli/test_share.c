@@ -6,6 +6,7 @@
  * reference type); pairs.json, throughputs in steps/s on v100: A alone 10,
  * B alone 8, A and B together 5 and 6; C alone 2, no pair. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -306,4 +307,47 @@ Test(share_cmd, the_one_engine_replays_the_old_loop_job_for_job)
                     "gavel-108 --throughputs "
                     "traces/gavel/simulation_throughputs.json --placement "
                     "dot-product --util-pack 1");
+}
+
+/* `hetsim dataset gavel --target util`: u(A) = 1 - the mean over B of
+ * min(B's throughput next to A / B's alone, 1), one row per job type and
+ * GPU type. Expected values from an independent Python reading of
+ * simulation_throughputs.json (json + ast.literal_eval of the pair keys,
+ * the same formula): ResNet-18 (batch size 16) on v100 0.1206950136804904,
+ * on k80 0.5568271352914896; A3C on v100 0.28408321626363; 26 job types x
+ * 3 GPU types = 78 rows. */
+Test(share_cmd, util_dataset_reads_utilization_off_gavels_pairs)
+{
+    static char csv[1 << 16];
+    char args[1024], path[128];
+    snprintf(path, sizeof path, "%s/util.csv", dir);
+    snprintf(args, sizeof args,
+             "dataset gavel --throughputs "
+             "%s/traces/gavel/simulation_throughputs.json --target util -o %s",
+             HETSIM_SOURCE_DIR, path);
+    cr_assert_eq(clitest_run(NULL, args, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    clitest_read_file(path, csv, sizeof csv);
+    size_t rows = 0;
+    for (const char *p = csv; (p = strchr(p, '\n')) && p[1]; p++)
+        rows++;
+    cr_assert_eq(rows, 78);
+    const struct {
+        const char *key;
+        double u;
+    } want[] = {
+        {"\n\"ResNet-18 (batch size 16)\",ResNet-18,image_classification,16,"
+         "11.17,18,v100,1,16,15.7,900,",
+         0.1206950136804904},
+        {"\n\"ResNet-18 (batch size 16)\",ResNet-18,image_classification,16,"
+         "11.17,18,k80,1,12,4.37,240,",
+         0.5568271352914896},
+        {"\n\"A3C\",A3C,reinforcement_learning,20,3.25,6,v100,1,16,15.7,900,",
+         0.28408321626363}};
+    for (size_t i = 0; i < 3; i++) {
+        const char *p = strstr(csv, want[i].key);
+        cr_assert_not_null(p, "%s", want[i].key);
+        cr_assert_float_eq(strtod(p + strlen(want[i].key), NULL), want[i].u,
+                           1e-12, "%s", want[i].key);
+    }
 }
