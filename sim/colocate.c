@@ -164,7 +164,7 @@ static int fits_empty(const struct share_node *n, const struct share_demand *d)
 /* J's demand with the types it may still use (out of memory removes some);
  * kept as given while nothing was removed, so that it matches its type in
  * the workload. */
-static struct share_demand demand_now(const struct sim *s, uint32_t j)
+struct share_demand sim_share_demand_now(const struct sim *s, uint32_t j)
 {
     struct share_demand d = s->share->demand[j];
     uint32_t all =
@@ -177,7 +177,7 @@ static struct share_demand demand_now(const struct sim *s, uint32_t j)
 
 int sim_share_fits_somewhere(const struct sim *s, uint32_t j)
 {
-    struct share_demand d = demand_now(s, j);
+    struct share_demand d = sim_share_demand_now(s, j);
     if (!d.allowed && s->jobs[j].allowed == 0)
         return 0;
     for (int32_t i = 0; i < s->share->sc->nnodes; i++)
@@ -228,7 +228,7 @@ static int check_share(struct sim *s, uint32_t j, const struct sim_placement *p,
 
 int sim_share_check(struct sim *s, uint32_t j, const struct sim_placement *p)
 {
-    struct share_demand d = demand_now(s, j);
+    struct share_demand d = sim_share_demand_now(s, j);
     if (d.gpu_milli < SHARE_MILLI)
         return check_share(s, j, p, &d);
     if (!p->share) /* the lowest fully free GPUs of each node: checked */
@@ -383,7 +383,7 @@ int sim_share_start(struct sim *s, uint32_t j, const struct sim_placement *p,
                              job->epoch);
     }
     const struct share_alloc *a = p->share;
-    struct share_demand d = demand_now(s, j);
+    struct share_demand d = sim_share_demand_now(s, j);
     account(s, j, a, &d, -1);
     x->alloc[j] = *a;
     int32_t g = x->gpu_base[a->node] + a->gpu;
@@ -400,7 +400,7 @@ void sim_share_release(struct sim *s, uint32_t j)
 {
     struct sim_share *x = s->share;
     const struct share_alloc *a = &x->alloc[j];
-    struct share_demand d = demand_now(s, j);
+    struct share_demand d = sim_share_demand_now(s, j);
     if (a->gpu < 0) /* whole GPUs: sim_share_give_piece gave them back */
         return;
     account(s, j, a, &d, 1);
@@ -461,61 +461,4 @@ void sim_share_summarize(const struct sim *s, struct sim_summary *out)
         out->effective_utilization = work / all;
         out->frag_rate_mean = x->frag_area / all;
     }
-}
-
-/* A node's state copied for sim_share_fits_if_freed. */
-struct node_copy {
-    int32_t node;
-    struct share_node n;
-    int32_t free[SHARE_MAX_NODE_GPUS];
-};
-
-/* The copy of node I among C[0, *nc), made on first use. */
-static struct share_node *copy_of(const struct sim *s, struct node_copy *c,
-                                  size_t *nc, int32_t i)
-{
-    for (size_t k = 0; k < *nc; k++)
-        if (c[k].node == i)
-            return &c[k].n;
-    struct node_copy *x = &c[(*nc)++];
-    x->node = i;
-    x->n = s->share->sc->nodes[i];
-    memcpy(x->free, x->n.gpu_free, (size_t)x->n.gpus * sizeof *x->free);
-    x->n.gpu_free = x->free;
-    return &x->n;
-}
-
-int sim_share_fits_if_freed(const struct sim *s, uint32_t w,
-                            const uint32_t *victims, size_t n)
-{
-    size_t cap = 0, nc = 0;
-    for (size_t k = 0; k < n; k++)
-        for (int32_t i = s->jobs[victims[k]].seg; i >= 0; i = s->segs[i].next)
-            cap++;
-    struct node_copy *c = malloc((cap ? cap : 1) * sizeof *c);
-    if (!c)
-        return 0;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t v = victims[k];
-        const struct share_alloc *a = &s->share->alloc[v];
-        struct share_demand d = s->share->demand[v];
-        if (d.gpu_milli < SHARE_MILLI) {
-            share_node_give(copy_of(s, c, &nc, a->node), &d, a);
-            continue;
-        }
-        for (int32_t i = s->jobs[v].seg; i >= 0; i = s->segs[i].next) {
-            struct share_alloc at = {s->segs[i].node, -1, s->segs[i].mask};
-            struct share_demand part = d;
-            part.num_gpus = s->segs[i].gpus;
-            if (i != s->jobs[v].seg)
-                part.cpu_milli = 0, part.memory_mib = 0;
-            share_node_give(copy_of(s, c, &nc, at.node), &part, &at);
-        }
-    }
-    struct share_demand d = demand_now(s, w);
-    int fits = 0;
-    for (size_t k = 0; k < nc && !fits; k++)
-        fits = share_fits(&c[k].n, &d);
-    free(c);
-    return fits;
 }

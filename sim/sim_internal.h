@@ -158,6 +158,8 @@ struct sim_share {
 void sim_share_free(struct sim *s);
 /* Before the loop: where the integrals start. */
 void sim_share_begin(struct sim *s);
+/* J's demand with the GPU types it may still use (colocate.c). */
+struct share_demand sim_share_demand_now(const struct sim *s, uint32_t j);
 /* Whether job J fits some node of the empty milli-GPU cluster. */
 int sim_share_fits_somewhere(const struct sim *s, uint32_t j);
 /* util-pack on arrival (after the estimator spoke). */
