@@ -173,6 +173,11 @@ static void gavel_usage(void)
            "  -T, --throughputs F  Gavel's simulation_throughputs.json "
            "(required)\n"
            "  -o, --out FILE       the CSV to write, or - for stdout\n"
+           "      --target T       throughput (default) or util: one row per "
+           "(job type,\n"
+           "                       GPU type) with gpu_util from the measured "
+           "pairs, for\n"
+           "                       util-pack's model (docs/sharing.md)\n"
            "  -h, --help           show this help\n\n"
            "Example:\n"
            "  hetsim dataset gavel --throughputs "
@@ -185,18 +190,26 @@ static int gavel(int argc, char **argv)
     static const struct option long_options[] = {
         {"throughputs", required_argument, NULL, 'T'},
         {"out", required_argument, NULL, 'o'},
+        {"target", required_argument, NULL, 'g'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *tp = NULL, *out = NULL;
+    int util = 0;
     int opt;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":T:o:h", long_options, NULL)) !=
+    while ((opt = getopt_long(argc, argv, ":T:o:g:h", long_options, NULL)) !=
            -1) {
         switch (opt) {
         case 'T': tp = optarg; break;
         case 'o': out = optarg; break;
+        case 'g':
+            if (strcmp(optarg, "util") && strcmp(optarg, "throughput"))
+                return cli_usage_error(GAVEL_CMD, "--target wants throughput "
+                                       "or util, got '%s'", optarg);
+            util = strcmp(optarg, "util") == 0;
+            break;
         case 'h': gavel_usage(); return CLI_OK;
         case ':':
             return cli_usage_error(GAVEL_CMD, "option '%s' needs a value",
@@ -219,7 +232,8 @@ static int gavel(int argc, char **argv)
     struct trace_out o;
     size_t nrows = 0, nflag = 0;
     if (rc == CLI_OK && (rc = cli_trace_out_open(&o, out)) == CLI_OK) {
-        rc = gavel_write_rows(o.f, m, tp, &nrows, &nflag);
+        rc = util ? gavel_write_util_rows(o.f, m, tp, &nrows)
+                  : gavel_write_rows(o.f, m, tp, &nrows, &nflag);
         if (rc == CLI_OK)
             rc = cli_trace_out_commit(&o);
         else

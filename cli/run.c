@@ -37,10 +37,38 @@ static void run_usage(void)
         "(default 0),\n"
         "                        e.g. fastest,mem-aware:0.1 (\"mem-aware\" "
         "alone: fastest)\n"
+        );
+    printf(
+        "                        GPU sharing (jobs of gpu_milli < 1000, "
+        "--util-pack, or a\n"
+        "                        sharing placement): fgd (default), "
+        "best-fit, dot-product,\n"
+        "                        first-fit, random, util-pack (fgd with "
+        "--util-pack 1)\n"
         "      --backfill B      none (default), easy or conservative: let "
         "later jobs start\n"
         "                        around a blocked head (non-preemptive "
-        "policies; estimates)\n"
+        "policies; estimates);\n"
+        "                        greedy: every job that fits starts, no "
+        "reservation\n"
+        "      --interference X  speed (0, 1] of a job sharing a GPU with "
+        "one whose pair\n"
+        "                        is not measured (default 0.65; "
+        "docs/sharing.md)\n"
+        "      --util-pack BOUND one-GPU jobs share a GPU while their "
+        "estimated GPU\n"
+        "                        utilizations sum to <= BOUND (oracle: the "
+        "trace's\n"
+        "                        gpu_util_peak, else Gavel's pairs; "
+        "predicted: --estimates\n"
+        "                        predictor:...,util=MODEL.bin)\n"
+        "      --pairs FILE      Gavel's throughputs file for pair speeds "
+        "only (run times\n"
+        "                        stay the trace's durations)\n"
+        "      --gpu-sharing     the sharing model even for whole-GPU jobs "
+        "(a job on one\n"
+        "                        node, CPU and memory of alibaba2023: "
+        "nodes)\n"
         "      --estimates E     run-time estimates policies may use: none "
         "(default), oracle\n"
         "                        (the truth), trace (column est_duration), "
@@ -83,7 +111,8 @@ static void run_usage(void)
         "command\n"
         "                        that reproduces the run (implies --plots)\n"
         "  -q, --quiet           print nothing on success\n"
-        "  -h, --help            show this help\n\n"
+        "  -h, --help            show this help\n\n");
+    printf(
         "Writes, each complete or not at all:\n"
         "  DIR/summary.json   simulated figures: JCT, makespan, "
         "utilization, ...\n"
@@ -173,33 +202,6 @@ int cli_read_trace(const char *path, enum trace_format f,
     return cli_trace_failure(rc, &err, path);
 }
 
-int64_t cli_allowed_types(const struct cluster *c, const char *types,
-                          const char *src, long line)
-{
-    if (!types[0])
-        return 0;
-    uint32_t mask = 0;
-    const char *p = types;
-    for (;;) {
-        size_t len = strcspn(p, "|");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-        int32_t t = cluster_find_type(c, name);
-        if (t < 0) {
-            char text[256];
-            snprintf(text, sizeof text,
-                     "gpu_type \"%s\" is not a GPU type of cluster %s", name,
-                     c->name);
-            cli_error_at(src, line, 0, text);
-            return -1;
-        }
-        mask |= 1u << t;
-        if (!p[len])
-            return mask;
-        p += len + 1;
-    }
-}
-
 /* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
  * --round-s */
 static int policy_option(int opt, const char *arg, struct run_config *cfg)
@@ -227,8 +229,8 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         return cli_parse_placement(cmd, arg, cfg);
     case 'F':
         if ((k = pol_backfill_parse(arg)) < 0)
-            return cli_usage_error(cmd, "--backfill wants none, easy or "
-                                   "conservative, got '%s'", arg);
+            return cli_usage_error(cmd, "--backfill wants none, easy, "
+                                   "conservative or greedy, got '%s'", arg);
         cfg->backfill = k;
         return 0;
     case 'E':
@@ -237,6 +239,19 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         char opt_text[256];
         snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
         return policy_option('O', opt_text, cfg);
+    }
+    case 'I':
+    case 'U': {
+        char *end;
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !(v > 0) || (opt == 'I' && v > 1) ||
+            v > 1e6)
+            return cli_usage_error(cmd, "%s wants a number %s, got '%s'",
+                                   opt == 'I' ? "--interference"
+                                              : "--util-pack",
+                                   opt == 'I' ? "in (0, 1]" : "> 0", arg);
+        *(opt == 'I' ? &cfg->interference : &cfg->util_bound) = v;
+        return 0;
     }
     default: {
         char *end;
@@ -251,27 +266,52 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
     }
 }
 
-/* predictor:MODEL.bin[,memory=MODEL2.bin] into CFG. */
+/* predictor:[MODEL.bin][,memory=MODEL2.bin][,util=MODEL3.bin] into CFG:
+ * the run-time model first, unless only named parts are given. */
 static int parse_predictor(const char *cmd, const char *spec,
                            struct run_config *cfg)
 {
-    const char *comma = strchr(spec, ',');
-    size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
-    if (len == 0 || len >= sizeof cfg->est_model)
-        return cli_usage_error(cmd, "--estimates predictor:MODEL.bin wants "
-                               "a model file, got 'predictor:%s'", spec);
-    snprintf(cfg->est_model, sizeof cfg->est_model, "%.*s", (int)len, spec);
-    cfg->est_memory_model[0] = '\0';
-    if (!comma)
-        return 0;
-    const char *mem = comma + 1;
-    if (strncmp(mem, "memory=", 7) != 0 || !mem[7] ||
-        strlen(mem + 7) >= sizeof cfg->est_memory_model)
-        return cli_usage_error(cmd, "--estimates predictor:MODEL.bin,"
-                               "memory=MODEL2.bin, got '%s' after the comma",
-                               mem);
-    snprintf(cfg->est_memory_model, sizeof cfg->est_memory_model, "%s",
-             mem + 7);
+    const char *p = spec;
+    cfg->est_model[0] = cfg->est_memory_model[0] = cfg->est_util_model[0] =
+        '\0';
+    for (int first = 1; *p || first; first = 0) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *dst = NULL;
+        size_t skip = 0;
+        if (strncmp(p, "memory=", 7) == 0)
+            dst = cfg->est_memory_model, skip = 7;
+        else if (strncmp(p, "util=", 5) == 0)
+            dst = cfg->est_util_model, skip = 5;
+        else if (first)
+            dst = cfg->est_model;
+        if (!dst || len <= skip || len - skip >= sizeof cfg->est_model)
+            return cli_usage_error(cmd, "--estimates wants predictor:MODEL.bin"
+                                   "[,memory=MODEL2.bin][,util=MODEL3.bin], "
+                                   "got 'predictor:%s'", spec);
+        snprintf(dst, sizeof cfg->est_model, "%.*s", (int)(len - skip),
+                 p + skip);
+        p += len + (comma != NULL);
+        if (!comma)
+            break;
+    }
+    return 0;
+}
+
+/* The sharing placements; 1 when TEXT is one only sharing has. */
+static int parse_share_placement(const char *text, struct run_config *cfg)
+{
+    int r = pol_share_rule_parse(text);
+    cfg->placement_given = 1;
+    cfg->share_rule = r;
+    if (strcmp(text, "util-pack") == 0) {
+        cfg->share_rule = POL_SHARE_FGD;
+        if (!(cfg->util_bound > 0))
+            cfg->util_bound = -1; /* 1 unless --util-pack says */
+        return cfg->sharing = 1;
+    }
+    if (r == POL_SHARE_FGD || r == POL_SHARE_DOT_PRODUCT)
+        return cfg->sharing = 1;
     return 0;
 }
 
@@ -279,6 +319,8 @@ int cli_parse_placement(const char *cmd, const char *text,
                         struct run_config *cfg)
 {
     char rule[64];
+    if (parse_share_placement(text, cfg))
+        return 0;
     const char *comma = strchr(text, ',');
     const char *mem = comma ? comma + 1 : text;
     int k = 0; /* "mem-aware" alone keeps the default rule */
@@ -362,6 +404,10 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"restart-overhead", required_argument, NULL, 'R'},
         {"round-s", required_argument, NULL, 'W'},
         {"oom-detect-s", required_argument, NULL, 'M'},
+        {"interference", required_argument, NULL, 'I'},
+        {"util-pack", required_argument, NULL, 'U'},
+        {"pairs", required_argument, NULL, 'A'},
+        {"gpu-sharing", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -372,6 +418,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
     cfg->trace_opt.procs_per_gpu = 1;
     cfg->estimates_text = "none";
     cfg->oom_detect_s = SIM_OOM_DETECT_S_DEFAULT;
+    cfg->share_rule = POL_SHARE_FGD;
+    cfg->interference = 0.65;
     int opt;
     optind = 1;
     opterr = 0;
@@ -386,6 +434,10 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'P': cfg->plots = 1; break;
         case 'H': cfg->report = cfg->plots = 1; break;
         case 'T': cfg->throughputs = optarg; break;
+        case 'A': cfg->pairs = optarg; break;
+        case 'S': cfg->sharing = 1; break;
+        case 'I':
+        case 'U':
         case 'O':
         case 'L':
         case 'F':
@@ -425,7 +477,35 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         return cli_usage_error("hetsim run", "missing --trace FILE");
     if (!cfg->cluster)
         return cli_usage_error("hetsim run", "missing --cluster FILE|NAME");
+    if (cfg->util_bound < 0)
+        cfg->util_bound = 1; /* --placement util-pack */
     return 0;
+}
+
+/* Turns GPU sharing on when the trace, the placement or --util-pack asks;
+ * an exit code. */
+static int maybe_share(struct run_config *cfg, struct workload *w,
+                       const struct trace *t,
+                       struct trace_throughputs **pairs)
+{
+    if (!cfg->sharing && !(cfg->util_bound > 0) && !cli_trace_has_shares(t))
+        return CLI_OK;
+    cfg->sharing = 1;
+    if (cfg->share_rule < 0)
+        return cli_usage_error("hetsim run", "with GPU sharing, --placement "
+                               "wants fgd, best-fit, dot-product, first-fit, "
+                               "random or util-pack");
+    if (cfg->mem_aware)
+        return cli_usage_error("hetsim run", "mem-aware placements apply to "
+                               "whole GPUs only");
+    if (strncmp(cfg->policy, "gavel-", 6) == 0)
+        return cli_usage_error("hetsim run", "the gavel-* policies time-slice "
+                               "whole GPUs in rounds; they do not take GPU "
+                               "sharing");
+    int rc = cfg->pairs ? cli_load_throughputs(cfg->pairs, pairs) : CLI_OK;
+    if (rc)
+        return rc;
+    return cli_sharing_enable(w, cfg, t, *pairs ? *pairs : w->matrix);
 }
 
 int cli_policy_is_plugin(const char *name)
@@ -490,8 +570,13 @@ int cli_run(int argc, char **argv)
         rc = cli_workload_build(&w, t, cfg.trace);
     if (!rc)
         rc = cli_workload_estimator(&w, &cfg, t);
+    struct trace_throughputs *pairs = NULL;
+    if (!rc)
+        rc = maybe_share(&cfg, &w, t, &pairs);
     if (!rc)
         rc = cli_simulate_and_write(&cfg, ops, t, &w, &perf);
+    cli_sharing_free(w.share);
+    trace_throughputs_destroy(pairs);
     cli_workload_free(&w);
     trace_throughputs_destroy(m);
     sim_destroy(s);

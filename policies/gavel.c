@@ -246,7 +246,7 @@ static int place_on(struct gavel *g, const struct sim *s, uint32_t job,
 {
     const struct sim_job *j = sim_job(s, job);
     const struct sim_class_spec *cl = sim_class(s, j->job_class);
-    *pl = (struct sim_placement){t, 1, g->seg};
+    *pl = (struct sim_placement){t, 1, g->seg, NULL};
     int32_t node, count, need = j->num_gpus, n = 0;
     if (cl->unit_s[t] > 0 && (node = sim_find_node(s, t, need)) >= 0) {
         g->seg[0] = (struct sim_seg){node, need};

@@ -91,9 +91,11 @@ int pol_list_create(const struct pol_config *cfg, pol_key_fn key,
     l->key = key;
     l->backfill = cfg->backfill;
     l->placer = pol_placer_for(cfg);
-    if (l->backfill != POL_BACKFILL_NONE)
+    int reserve = l->backfill == POL_BACKFILL_EASY ||
+                  l->backfill == POL_BACKFILL_CONSERVATIVE;
+    if (reserve)
         l->bf = pol_bf_create(cfg->cluster, l->backfill);
-    if (!l->placer || (l->backfill != POL_BACKFILL_NONE && !l->bf)) {
+    if (!l->placer || (reserve && !l->bf)) {
         pol_list_destroy(l);
         return SIM_ENOMEM;
     }
@@ -125,7 +127,7 @@ static int grow(struct pol_list *l, uint32_t job)
         l->heap = h;
         l->cap = cap;
     }
-    if (l->bf && job >= l->pos_cap) {
+    if ((l->bf || l->backfill == POL_BACKFILL_GREEDY) && job >= l->pos_cap) {
         size_t cap = l->pos_cap ? 2 * l->pos_cap : 1024;
         while (cap <= job)
             cap *= 2;
@@ -167,6 +169,52 @@ static int start_heads(struct pol_list *l, struct sim *s)
             pol_bf_started(l->bf, s, j);
         remove_at(l, 0);
     }
+    return 0;
+}
+
+static int walk_room(struct pol_list *l)
+{
+    if (l->walk_cap >= l->len)
+        return 0;
+    size_t *front = realloc(l->front, l->cap * sizeof *front);
+    if (!front)
+        return SIM_ENOMEM;
+    l->front = front;
+    uint32_t *started = realloc(l->started, l->cap * sizeof *started);
+    if (!started)
+        return SIM_ENOMEM;
+    l->started = started;
+    l->walk_cap = l->cap;
+    return 0;
+}
+
+static void front_push(const struct pol_list *l, size_t *front, size_t *n,
+                       size_t x);
+static size_t front_pop(const struct pol_list *l, size_t *front, size_t *n);
+
+/* --backfill greedy: every job behind the blocked head that fits now
+ * starts, in key order, with no reservation. */
+static int greedy(struct pol_list *l, struct sim *s)
+{
+    struct sim_placement p;
+    size_t n = 0, nstarted = 0;
+    int rc = walk_room(l);
+    if (rc)
+        return rc;
+    front_push(l, l->front, &n, 0);
+    front_pop(l, l->front, &n); /* the head, which did not fit */
+    while (n > 0) {
+        uint32_t job = l->heap[front_pop(l, l->front, &n)].job;
+        rc = pol_place(l->placer, s, job, &p);
+        if (rc == 0)
+            rc = sim_start(s, job, &p);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            l->started[nstarted++] = job;
+    }
+    for (size_t i = 0; i < nstarted; i++)
+        remove_at(l, l->pos[l->started[i]]);
     return 0;
 }
 
@@ -242,6 +290,8 @@ int pol_list_schedule(struct pol_list *l, struct sim *s)
     if (l->len < sim_queue_len(s))
         return SIM_ENOMEM; /* an arrival could not be recorded */
     int rc = start_heads(l, s);
+    if (rc == 1 && l->backfill == POL_BACKFILL_GREEDY && l->len > 1)
+        return greedy(l, s);
     if (rc == 1 && l->bf && l->len > 1)
         return backfill(l, s);
     return rc < 0 ? rc : 0;

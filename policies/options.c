@@ -66,7 +66,8 @@ int pol_bind(const struct pol_ops *ops, struct pol_config *cfg,
     if (ops->preemptive && cfg->backfill != POL_BACKFILL_NONE)
         return pol_refuse(cfg, "--backfill applies to non-preemptive "
                           "policies, and %s preempts", ops->name);
-    if (cfg->backfill != POL_BACKFILL_NONE && !cfg->has_estimates)
+    if (cfg->backfill != POL_BACKFILL_NONE &&
+        cfg->backfill != POL_BACKFILL_GREEDY && !cfg->has_estimates)
         return pol_refuse(cfg, "--backfill needs run-time estimates: pass "
                           "--estimates oracle, trace, noisy:SIGMA, history or "
                           "predictor:MODEL.bin");
@@ -131,8 +132,9 @@ int pol_placement_parse(const char *name)
 
 int pol_backfill_parse(const char *name)
 {
-    static const char *const names[] = {"none", "easy", "conservative"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"none", "easy", "conservative",
+                                        "greedy"};
+    for (int i = 0; i < 4; i++)
         if (strcmp(names[i], name) == 0)
             return i;
     return -1;

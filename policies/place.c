@@ -69,6 +69,12 @@ struct pol_placer *pol_placer_for(const struct pol_config *cfg)
                                               cfg->seed);
     if (pl && cfg->mem_aware)
         pol_placer_mem_aware(pl, cfg->mem_margin);
+    if (pl && cfg->sharing &&
+        !(pl->sharer = pol_sharer_create((enum pol_share_rule)cfg->share_rule,
+                                         cfg->share_w, cfg->seed))) {
+        pol_placer_destroy(pl);
+        return NULL;
+    }
     return pl;
 }
 
@@ -108,6 +114,7 @@ void pol_placer_destroy(struct pol_placer *pl)
         return;
     if (pl->rng)
         gsl_rng_free(pl->rng);
+    pol_sharer_destroy(pl->sharer);
     free(pl->by_class);
     free(pl->segs);
     free(pl->order);
@@ -198,10 +205,35 @@ static int place_fastest(struct pol_placer *pl, const struct sim *s,
         } else if ((nseg = pol_place_spread_in_order(pl, s, c->type,
                                                      need)) == 0)
             continue;
-        *out = (struct sim_placement){c->type, nseg, pl->segs};
+        *out = (struct sim_placement){c->type, nseg, pl->segs, NULL};
         return 0;
     }
     return 1;
+}
+
+/* With sharing on: the job's demand (its types narrowed to ALLOWED) placed
+ * by the sharing rule on the engine's milli-GPU cluster. The demand keeps
+ * the types it was given while ALLOWED does not narrow them, so that fgd
+ * recognises it as a type of its workload. */
+static int place_shared(struct pol_placer *pl, const struct sim *s,
+                        uint32_t job, uint32_t allowed,
+                        struct sim_placement *out)
+{
+    struct share_demand d = *sim_job_demand(s, job);
+    const struct share_cluster *sc = sim_share_cluster(s);
+    int32_t nt = pl->cluster->ntypes;
+    uint32_t all = nt >= 32 ? UINT32_MAX : (1u << nt) - 1u;
+    uint32_t given = d.allowed ? d.allowed : all;
+    if ((given & allowed) != given)
+        d.allowed = given & allowed;
+    if (!(given & allowed))
+        return 1;
+    if (pol_share_place(pl->sharer, sc, &d, &pl->alloc) != 0)
+        return 1;
+    pl->segs[0] = (struct sim_seg){pl->alloc.node, d.num_gpus};
+    *out = (struct sim_placement){sc->nodes[pl->alloc.node].gpu_type, 1,
+                                  pl->segs, &pl->alloc};
+    return 0;
 }
 
 /* pol_place with the job's types narrowed to ALLOWED. */
@@ -217,6 +249,8 @@ static int place_within(struct pol_placer *pl, const struct sim *s,
                                 : allowed;
     if (pol_place_reserve(pl, (size_t)(most > 0 ? most : 1)) != 0)
         return SIM_ENOMEM;
+    if (pl->sharer && sim_share_cluster(s))
+        return place_shared(pl, s, job, pl->allowed, out);
     switch (pl->kind) {
     case POL_PLACE_CONSOLIDATE:
         return pol_place_consolidate(pl, s, job, out);

@@ -36,6 +36,8 @@ struct pol_placer {
     int mem_aware;
     double mem_margin;
     uint32_t allowed;         /* types the job being placed may use */
+    struct pol_sharer *sharer; /* sharing placements, or NULL */
+    struct share_alloc alloc;  /* the share handed out */
 };
 
 /* The ranking of class CLS, built the first time; NULL when out of

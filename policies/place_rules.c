@@ -112,7 +112,7 @@ static int one_node(struct pol_placer *pl, int32_t t, int32_t node,
                     int32_t need, struct sim_placement *out)
 {
     pl->segs[0] = (struct sim_seg){node, need};
-    *out = (struct sim_placement){t, 1, pl->segs};
+    *out = (struct sim_placement){t, 1, pl->segs, NULL};
     return 0;
 }
 
@@ -147,7 +147,7 @@ int pol_place_consolidate(struct pol_placer *pl, const struct sim *s,
     if (best < 0)
         return 1;
     sort_by_free(pl, s, best, 1);
-    *out = (struct sim_placement){best, fill(pl, s, need), pl->segs};
+    *out = (struct sim_placement){best, fill(pl, s, need), pl->segs, NULL};
     return 0;
 }
 
@@ -164,7 +164,7 @@ int pol_place_first_fit(struct pol_placer *pl, const struct sim *s,
         if (!fits_spread(pl, s, cl, j, t))
             continue;
         int32_t nseg = pol_place_spread_in_order(pl, s, t, need);
-        *out = (struct sim_placement){t, nseg, pl->segs};
+        *out = (struct sim_placement){t, nseg, pl->segs, NULL};
         return 0;
     }
     return 1;
@@ -204,7 +204,7 @@ int pol_place_best_fit(struct pol_placer *pl, const struct sim *s,
     if (best < 0)
         return 1;
     sort_by_free(pl, s, best, 0);
-    *out = (struct sim_placement){best, fill(pl, s, need), pl->segs};
+    *out = (struct sim_placement){best, fill(pl, s, need), pl->segs, NULL};
     return 0;
 }
 
@@ -266,6 +266,6 @@ int pol_place_random(struct pol_placer *pl, const struct sim *s, uint32_t job,
     int32_t k = draw(pl, n), t = types[k];
     if (one[k])
         return one_node(pl, t, random_node(pl, s, t, need), need, out);
-    *out = (struct sim_placement){t, random_spread(pl, s, t, need), pl->segs};
+    *out = (struct sim_placement){t, random_spread(pl, s, t, need), pl->segs, NULL};
     return 0;
 }

@@ -54,6 +54,7 @@ static int adapter_create(const struct slot *sl, const struct pol_config *cfg,
     if (!a)
         return SIM_ENOMEM;
     a->plugin = sl->plugin;
+    a->placed_job = -1;
     a->view.placer =
         pol_placer_for(cfg);
     if (!a->view.placer) {
@@ -62,7 +63,7 @@ static int adapter_create(const struct slot *sl, const struct pol_config *cfg,
     }
     if (pi->create) {
         static const char *const backfills[] = {"none", "easy",
-                                                "conservative"};
+                                                "conservative", "greedy"};
         struct hetsim_policy_config pc = {
             &pol_plugin_api, cfg->seed, cfg->has_estimates,
             pol_placement_name(cfg->placement), backfills[cfg->backfill],

@@ -191,6 +191,9 @@ static int api_place(struct hetsim_sim *v, uint32_t job,
     for (int32_t i = 0; i < p.nseg; i++)
         a->out_segs[i] = (struct hetsim_seg){p.seg[i].node, p.seg[i].gpus};
     *out = (struct hetsim_placement){p.gpu_type, p.nseg, a->out_segs};
+    a->placed_job = p.share ? (int64_t)job : -1;
+    if (p.share)
+        a->placed = *p.share;
     return 0;
 }
 
@@ -208,7 +211,11 @@ static int api_start(struct hetsim_sim *v, uint32_t job,
         return SIM_ENOMEM;
     for (int32_t i = 0; i < nseg; i++)
         a->in_segs[i] = (struct sim_seg){p->seg[i].node, p->seg[i].gpus};
-    struct sim_placement sp = {p->gpu_type, nseg, a->in_segs};
+    struct sim_placement sp = {p->gpu_type, nseg, a->in_segs, NULL};
+    if (a->placed_job == (int64_t)job && nseg == 1 &&
+        a->in_segs[0].node == a->placed.node)
+        sp.share = &a->placed;
+    a->placed_job = -1;
     return sim_start(v->sim, job, &sp);
 }
 

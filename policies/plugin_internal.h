@@ -21,6 +21,10 @@ struct adapter {
     size_t out_cap;
     struct sim_seg *in_segs;     /* (in_cap) a placement given to start() */
     size_t in_cap;
+    /* With GPU sharing: the GPUs the last place() chose, for the start()
+     * of that job on that node (the ABI's placement names no GPU). */
+    struct share_alloc placed;
+    int64_t placed_job; /* -1: none */
 };
 
 /* The functions hetsim offers plugins (plugin_api.c). */

@@ -28,8 +28,10 @@ enum pol_placement {
     POL_PLACE_COUNT
 };
 
+/* greedy: every waiting job that fits now starts, in the policy's order,
+ * with no reservation for a blocked one (what `hetsim share` did). */
 enum pol_backfill { POL_BACKFILL_NONE, POL_BACKFILL_EASY,
-                    POL_BACKFILL_CONSERVATIVE };
+                    POL_BACKFILL_CONSERVATIVE, POL_BACKFILL_GREEDY };
 
 #define POL_NO_GROUP UINT32_MAX /* a job in no group: a group of its own */
 
@@ -61,6 +63,12 @@ struct pol_config {
     const char *const *values;
     size_t nopts;
     const struct pol_param *params; /* the policy's, set by pol_bind */
+    /* GPU sharing (sim_enable_sharing): when set, every placer places by
+     * SHARE_RULE on the engine's milli-GPU cluster, SHARE_W being fgd's
+     * target workload (borrowed for the run). */
+    int sharing;
+    int share_rule; /* enum pol_share_rule */
+    const struct share_workload *share_w;
     char *error;              /* (error_cap) why create() refused */
     size_t error_cap;
 };

@@ -254,6 +254,35 @@ static int32_t worst_group(const struct pol_preempt *p, int32_t type,
     return worst;
 }
 
+/* victims_on with GPU sharing: room is what the engine says W would find
+ * once the victims so far are stopped (sim_share_fits_if_freed); at most
+ * as many victims as the cluster has GPUs are weighed. */
+static int32_t share_victims_on(struct pol_preempt *p, struct sim *s,
+                                const struct item *wi, int32_t t, int32_t at,
+                                int32_t *taken, struct item *urgent)
+{
+    int32_t n = 0, g, cap = sim_cluster(s)->total_gpus - at, room = 0;
+    double now = sim_now(s), k;
+    uint32_t *ids = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *ids);
+    while (ids && n < cap && !room && (g = worst_group(p, t, now, &k)) >= 0 &&
+           before(wi->key, wi, k, &p->groups[g].h.a[0])) {
+        struct scratch *v = &p->v[at + n];
+        *v = (struct scratch){heap_remove(p, &p->groups[g].h, 0), g, 0};
+        ids[n++] = v->e.job;
+        room = sim_share_fits_if_freed(s, wi->job, ids, (size_t)n);
+    }
+    free(ids);
+    for (int32_t i = 0; i < n; i++)
+        p->v[at + i].victim = room;
+    if (room) {
+        *urgent = p->v[at + n - 1].e;
+        urgent->key = prio_now(p, &p->groups[p->v[at + n - 1].group],
+                               &p->v[at + n - 1].e, now);
+    }
+    *taken = n;
+    return room ? n : 0;
+}
+
 /* Takes out of their heaps the running jobs on type T worse than waiting
  * job W (item WI), worst first, until they make room (rule 2), into p->v
  * from index AT on; *taken receives their number. Marks the victims among
@@ -268,6 +297,8 @@ static int32_t victims_on(struct pol_preempt *p, struct sim *s,
     int32_t n = 0, ntouched = 0, room = 0, room_node = -1, g;
     int spread = need == 1 || sim_class(s, w->job_class)->spread_unit_s[t] > 0;
     double now = sim_now(s), k;
+    if (sim_share_cluster(s))
+        return share_victims_on(p, s, wi, t, at, taken, urgent);
     while (!(spread && freed >= need) && !room &&
            (g = worst_group(p, t, now, &k)) >= 0 &&
            before(wi->key, wi, k, &p->groups[g].h.a[0])) {
@@ -421,7 +452,7 @@ int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
         struct item w = p->waiting.a[0];
         int32_t g = worst_group(p, -1, now, &k);
         if ((g < 0 || !before(w.key, &w, k, &p->groups[g].h.a[0])) &&
-            p->busy == sim_cluster(s)->total_gpus)
+            p->busy == sim_cluster(s)->total_gpus && !sim_share_cluster(s))
             break;
         rc = try_start(p, s, &w);
         if (rc == 1)

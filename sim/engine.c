@@ -15,8 +15,7 @@ static void on_arrival(struct sim *s, const struct sim_event *ev);
 static void on_finish(struct sim *s, const struct sim_event *ev);
 static void on_wake(struct sim *s, const struct sim_event *ev);
 static void on_oom(struct sim *s, const struct sim_event *ev);
-static int refuse(struct sim *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+#define refuse sim_refuse
 
 static void (*const handlers[SIM_EV_KINDS])(struct sim *,
                                             const struct sim_event *) = {
@@ -99,6 +98,8 @@ static void on_arrival(struct sim *s, const struct sim_event *ev)
     queue_push(s, j);
     s->instant_changed = 1;
     sim_estimate_arrival(s, j); /* before the policy ranks the job */
+    if (s->share)
+        sim_share_arrival(s, j); /* util-pack reads the estimate */
     if (s->policy->on_arrival)
         s->policy->on_arrival(s->policy->state, s, j);
 }
@@ -113,13 +114,20 @@ static void release_gpus(struct sim *s, uint32_t j)
         if (s->ran_fn)
             s->ran_fn(s->ran_ctx, j, slot->node, slot->gpus, job->last_start,
                       s->now);
-        sim_node_add_free(s, slot->node, slot->gpus);
+        if (s->share) /* milli-GPUs, and the counts follow */
+            sim_share_give_piece(s, j, slot, i == job->seg);
+        else
+            sim_node_add_free(s, slot->node, slot->gpus);
         int32_t next = slot->next;
         slot->next = s->seg_free;
         s->seg_free = i;
         i = next;
     }
     job->seg = -1;
+    if (s->share) {
+        sim_share_release(s, j);
+        return;
+    }
     s->busy_by_type[job->gpu_type] -= job->num_gpus;
     s->busy -= job->num_gpus;
 }
@@ -224,6 +232,8 @@ static int end_instant(struct sim *s, const struct sim_observer *obs)
         if (s->decision_error[0])
             return SIM_EDECISION;
     }
+    if (s->share)
+        sim_share_instant(s);
     observe(s, obs);
     return 0;
 }
@@ -242,10 +252,12 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     s->ran = 1;
     s->policy = p;
     int rc = sim_sort_arrivals(s);
-    if (!rc)
+    if (!rc && !s->share) /* sharing measures its own (colocate.c) */
         rc = sim_frag_init(s);
     if (rc)
         return rc;
+    if (s->share)
+        sim_share_begin(s);
     push_next_arrival(s);
     struct sim_event ev;
     while (!s->oom && !s->est_rc && sim_heap_pop(&s->heap, &ev) == 0) {
@@ -284,7 +296,7 @@ int sim_run(struct sim *s, const struct sim_policy *p,
 }
 
 /* Records why a decision was refused; the first reason wins. */
-static int refuse(struct sim *s, const char *fmt, ...)
+int sim_refuse(struct sim *s, const char *fmt, ...)
 {
     if (!s->decision_error[0]) {
         va_list ap;
@@ -338,7 +350,10 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     struct sim_job *job = &s->jobs[j];
     if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
         return refuse(s, "job %u is not waiting", j);
-    int rc = check_placement(s, j, p);
+    const struct share_demand *d = s->share ? &s->share->demand[j] : NULL;
+    int rc = d && d->gpu_milli < SHARE_MILLI ? 0 : check_placement(s, j, p);
+    if (!rc && d)
+        rc = sim_share_check(s, j, p);
     if (rc)
         return rc;
     const struct sim_class_spec *cls = &s->classes[job->job_class];
@@ -367,6 +382,8 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
         run = s->oom_detect_s;
         kind = SIM_EV_OOM;
     }
+    if (s->share)
+        return sim_share_start(s, j, p, job->overhead_run, job->doomed);
     s->busy_by_type[p->gpu_type] += job->num_gpus;
     s->busy += job->num_gpus;
     return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);

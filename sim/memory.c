@@ -21,7 +21,10 @@ int sim_mem_overflows(const struct sim *s, uint32_t job, int32_t gpu_type)
     SIM_ASSERT(job < s->njobs && gpu_type >= 0 &&
                gpu_type < s->cluster->ntypes);
     double need = s->jobs[job].gpu_mem_mb;
-    return need > 0 && need > s->cluster->types[gpu_type].memory_mb;
+    double cap = s->cluster->types[gpu_type].memory_mb;
+    if (s->share && s->share->demand[job].gpu_milli < SHARE_MILLI)
+        cap = cap * s->share->demand[job].gpu_milli / SHARE_MILLI;
+    return need > 0 && need > cap;
 }
 
 double sim_est_mem_mb(const struct sim *s, uint32_t job)

@@ -100,5 +100,7 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
     if (out->makespan_s > 0)
         out->frag_rate_mean =
             sim_frag_area(s) / (c->total_gpus * out->makespan_s);
+    if (s->share)
+        sim_share_summarize(s, out);
     return 0;
 }

@@ -87,10 +87,14 @@ void sim_frag_free(struct sim *s)
 
 double sim_frag_area(const struct sim *s)
 {
+    if (s->share)
+        return s->share->frag_area / SHARE_MILLI;
     return s->frag && s->njobs ? s->frag->area / (double)s->njobs : 0;
 }
 
 double sim_frag_gpus(const struct sim *s)
 {
+    if (s->share)
+        return sim_share_frag_gpus(s);
     return s->frag && s->njobs ? (double)s->frag->sum / (double)s->njobs : 0;
 }

@@ -265,16 +265,23 @@ struct sim_seg {
     int32_t gpus;
 };
 
+struct share_alloc;
+
 struct sim_placement {
     int32_t gpu_type;
     int32_t nseg;
     const struct sim_seg *seg; /* (nseg), borrowed */
+    /* With GPU sharing on (sim_enable_sharing): which GPUs of the one node
+     * (a share's GPU, or the mask of whole GPUs); NULL lets the engine take
+     * the lowest fully free GPUs of each node. Borrowed. */
+    const struct share_alloc *share;
 };
 
 /* Starts a waiting JOB on placement P (copied). Returns 0, or SIM_EDECISION
  * when the job is not waiting, P does not give it exactly num_gpus free GPUs
  * of one allowed type, or it names a node twice; the engine then stops with
- * the reason. */
+ * the reason. With sharing on, a share (gpu_milli < 1000) needs P->share
+ * naming a GPU with that much free on a node whose CPU and memory hold it. */
 int sim_start(struct sim *s, uint32_t job, const struct sim_placement *p);
 
 /* Stops running JOB now. Its GPUs are freed, the work done so far is kept,
@@ -405,59 +412,52 @@ double share_cluster_frag(const struct share_cluster *sc,
  * workload of all its jobs (GPU count and allowed types): GPUs, now. */
 double sim_frag_gpus(const struct sim *s);
 
-/* ---- Replaying jobs on shared GPUs (share_run.c) ----------------------- */
+/* ---- GPU sharing in the engine (colocate.c) ------------------------------ */
 
-/* A job of a sharing replay: the caller fills the first four fields, the
- * replay the rest. A share (gpu_milli < 1000) sits on one GPU with any
- * other shares that fit there, and runs at a speed below 1 while it has
- * company (share_run_hooks.pair_speed); whole GPUs are its own, speed 1. */
-struct share_job {
-    double submit_time;
-    double work;       /* s alone on the cluster's reference GPU type */
-    struct share_demand demand;
-    uint32_t job_type; /* the caller's key for pair_speed */
-    double start_time, finish_time; /* -1 until then */
-    double work_left;  /* s alone on the reference type */
-    double speed;      /* now: 1 alone, the product of pair speeds */
-    double last;       /* when work_left was last brought up to date */
-    struct share_alloc alloc;
-    int32_t next_on_gpu; /* the next share on the same GPU, or -1 */
-    uint32_t epoch;    /* bumped when its finish event goes stale */
-    uint8_t state;     /* enum job_state */
-};
-
-struct share_run_hooks {
-    void *ctx;
-    /* Where D goes now: 0 with *out filled, 1 when nothing fits. */
-    int (*place)(void *ctx, const struct share_cluster *sc,
-                 const struct share_demand *d, struct share_alloc *out);
-    /* Speed in (0, 1] of a job of type A on a GPU of type T shared with
-     * one of type B; with several others the product over them (never
-     * below 1e-6). */
+/* Turns the engine's cluster into milli-GPUs (struct share_cluster) before
+ * sim_run, after the jobs are added: every job then has a demand (a share
+ * of one GPU or whole GPUs on one node, CPU and memory), whole GPUs are
+ * the fully free ones, and jobs on one GPU run at a speed below 1 while
+ * they have company: the product of pair_speed over the others there
+ * (never below 1e-6). Whenever a GPU gains or loses a job, every job left
+ * on it has its progress brought up to date at the old speed, gets the new
+ * speed and a new finish time. A share of m milli has m/1000 of its GPU's
+ * memory: a job needing more runs out of memory (sim_set_oom_detect_s).
+ * A job that fits no node of the empty cluster fails at arrival. */
+struct sim_sharing {
+    const struct share_demand *demands; /* (njobs) by job id, copied */
+    const struct share_workload *w;     /* fragmentation's workload,
+                                           borrowed for the run */
+    const int64_t *host_cpu;            /* (nnodes) milli-CPU, or NULL */
+    const double *host_mem;             /* (nnodes) MiB, or NULL */
+    /* Speed in (0, 1] of job A on a GPU of GPU_TYPE next to job B (engine
+     * job ids). */
     double (*pair_speed)(void *ctx, int32_t gpu_type, uint32_t a,
                          uint32_t b);
-    /* After each instant that changed anything: milli-GPU allocated and
-     * the cluster's fragmentation (milli-GPU) from TIME on. May be NULL. */
-    void (*change)(void *ctx, double time, int64_t used_milli, double frag);
+    void *ctx;
+    /* > 0: util-pack (Yeung et al., HotCloud'20). A one-GPU job whose
+     * estimator gives a GPU utilization u on arrival asks
+     * ceil(1000 u / util_bound) milli-GPU when that is below 1000, so jobs
+     * share a GPU while their utilizations sum to at most the bound. */
+    double util_bound;
 };
 
-struct share_run_summary {
-    size_t jobs, completed, unschedulable;
-    double makespan_s, avg_jct_s, avg_wait_s;
-    double gpu_utilization;       /* allocated milli-GPU x time, over all */
-    double effective_utilization; /* the same weighted by speed: work done */
-    double frag_rate_mean;        /* time mean of fragmentation / GPUs */
-};
+/* 0, SIM_EINVAL (a bad demand, a node with more than SHARE_MAX_NODE_GPUS)
+ * or SIM_ENOMEM. */
+int sim_enable_sharing(struct sim *s, const struct sim_sharing *cfg);
 
-/* Replays the N JOBS on SC (empty, and C's, borrowed) in submit order:
- * waiting jobs are offered to H->place in arrival order at every instant
- * (one that does not fit lets later ones try); a job that fits no node of
- * the empty cluster fails at arrival. W is the fragmentation's workload.
- * 0, SIM_EINVAL (a bad job), SIM_EDECISION (H->place left a job waiting
- * on an empty cluster) or SIM_ENOMEM. */
-int share_run(struct share_cluster *sc, const struct cluster *c,
-              struct share_job *jobs, size_t n, const struct share_workload *w,
-              const struct share_run_hooks *h, struct share_run_summary *out);
+/* The engine's milli-GPU cluster now, or NULL when sharing is off. */
+const struct share_cluster *sim_share_cluster(const struct sim *s);
+/* JOB's demand now (util-pack may have shrunk it), or NULL when off. */
+const struct share_demand *sim_job_demand(const struct sim *s, uint32_t job);
+/* Where running JOB sits (sharing on), or NULL. */
+const struct share_alloc *sim_job_alloc(const struct sim *s, uint32_t job);
+/* Whether waiting job W would fit some node if the running VICTIMS (N)
+ * were stopped (for preemptive policies; 0 when out of memory). */
+int sim_share_fits_if_freed(const struct sim *s, uint32_t w,
+                            const uint32_t *victims, size_t n);
+/* Whether JOB ever ran on a GPU together with another job. */
+int sim_job_was_shared(const struct sim *s, uint32_t job);
 
 /* ---- Memory and estimates (memory.c) ------------------------------------ */
 
@@ -549,6 +549,15 @@ struct sim_summary {
     /* FGD's fragmentation of whole GPUs (run_frag.c), time mean over the
      * makespan, over the cluster's GPUs. */
     double frag_rate_mean;
+    /* GPU sharing (sim_enable_sharing): with it on, gpu_utilization is
+     * allocated milli-GPU x time over all of it, effective_utilization the
+     * milli-GPU x run time alone of each completed job over the same, and
+     * frag_rate_mean FGD's fragmentation of the milli-GPU cluster against
+     * the sharing workload. jobs_shared counts the jobs that ran on a GPU
+     * together with another one at some time (0 with sharing off). */
+    int sharing;
+    size_t jobs_shared;
+    double effective_utilization;
 };
 
 /* Figures of a finished run (definitions in README). SIM_ENOMEM or 0. */

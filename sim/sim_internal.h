@@ -74,6 +74,7 @@ void sim_freemap_set(struct sim_freemap *m, int32_t leaf, int32_t value);
 /* One piece of a running job's placement; pieces chain through `next`. */
 struct sim_seg_slot {
     int32_t node, gpus, next;
+    uint64_t mask; /* with sharing on: the whole GPUs it holds there */
 };
 
 struct sim {
@@ -128,7 +129,62 @@ struct sim {
     double *est_util;     /* (est_util_n, 2) GPU and memory utilization, -1
                              unknown; NULL until an estimator gives one */
     size_t est_util_n;
+
+    struct sim_share *share; /* GPU sharing (colocate.c), or NULL */
 };
+
+/* ---- GPU sharing (colocate.c) ------------------------------------------- */
+
+/* What sharing adds to the engine, per job (by id) and per GPU. */
+struct sim_share {
+    struct share_cluster *sc;
+    const struct share_workload *w;
+    double (*pair_speed)(void *ctx, int32_t gpu_type, uint32_t a, uint32_t b);
+    void *ctx;
+    double util_bound;
+    struct share_demand *demand; /* (njobs) */
+    struct share_alloc *alloc;   /* (njobs) where it runs or ran last */
+    double *speed;               /* (njobs) now: 1 alone */
+    double *last;                /* (njobs) progress counted up to here */
+    int32_t *next_on_gpu;        /* (njobs) next share on its GPU, or -1 */
+    uint8_t *shared;             /* (njobs) ever had company */
+    int32_t *gpu_base;           /* (nnodes) global index of GPU 0 */
+    int32_t *gpu_head;           /* (GPUs) first share on each, or -1 */
+    double *node_frag;           /* (nnodes) */
+    uint8_t *dirty;              /* (nnodes) changed in this instant */
+    double last_t, last_used, last_frag, used_area, frag_area;
+};
+
+void sim_share_free(struct sim *s);
+/* Before the loop: where the integrals start. */
+void sim_share_begin(struct sim *s);
+/* Whether job J fits some node of the empty milli-GPU cluster. */
+int sim_share_fits_somewhere(const struct sim *s, uint32_t j);
+/* util-pack on arrival (after the estimator spoke). */
+void sim_share_arrival(struct sim *s, uint32_t j);
+/* Checks the sharing side of placement P for J; 0 or SIM_EDECISION (with
+ * the reason recorded through sim_refuse). */
+int sim_share_check(struct sim *s, uint32_t j, const struct sim_placement *p);
+/* Takes the milli-GPUs of a checked placement for J, which starts now with
+ * its first `overhead` seconds spent restarting; pushes its finish (or,
+ * DOOMED, its out-of-memory) event. 0 or SIM_ENOMEM. */
+int sim_share_start(struct sim *s, uint32_t j, const struct sim_placement *p,
+                    double overhead, int doomed);
+/* Gives back the whole GPUs of one piece SLOT of J's placement (FIRST:
+ * the piece that holds its CPU and memory). */
+void sim_share_give_piece(struct sim *s, uint32_t j,
+                          const struct sim_seg_slot *slot, int first);
+/* Gives a share's milli-GPUs back; its former companions speed up. */
+void sim_share_release(struct sim *s, uint32_t j);
+/* J's work left now (running, sharing on). */
+double sim_share_work_left(const struct sim *s, uint32_t j);
+/* After an instant that changed anything: the integrals. */
+void sim_share_instant(struct sim *s);
+/* Sharing's part of the summary. */
+void sim_share_summarize(const struct sim *s, struct sim_summary *out);
+double sim_share_frag_gpus(const struct sim *s);
+int sim_refuse(struct sim *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */
 

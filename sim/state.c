@@ -74,6 +74,7 @@ void sim_destroy(struct sim *s)
     free(s->est_runtime);
     sim_frag_free(s);
     sim_estimates_free(s);
+    sim_share_free(s);
     free(s);
 }
 
@@ -200,6 +201,8 @@ int sim_sort_arrivals(struct sim *s)
 int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job)
 {
     const struct cluster *c = s->cluster;
+    if (s->share)
+        return sim_share_fits_somewhere(s, (uint32_t)(job - s->jobs));
     for (int32_t t = 0; t < c->ntypes; t++)
         if ((job->allowed & (1u << t)) && job->num_gpus <= c->types[t].gpus)
             return 1;
@@ -236,9 +239,10 @@ int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p)
         else
             slot = s->nsegs++;
         s->segs[slot] = (struct sim_seg_slot){p->seg[i].node, p->seg[i].gpus,
-                                              head};
+                                              head, 0};
         head = slot;
-        sim_node_add_free(s, p->seg[i].node, -p->seg[i].gpus);
+        if (!s->share) /* else sim_share_start counts milli-GPUs */
+            sim_node_add_free(s, p->seg[i].node, -p->seg[i].gpus);
     }
     s->jobs[j].seg = head;
     return 0;
@@ -318,6 +322,8 @@ double sim_work_left(const struct sim *s, uint32_t job)
     const struct sim_job *j = &s->jobs[job];
     if (j->state != JOB_RUNNING || j->doomed) /* a doomed run does nothing */
         return j->work_left;
+    if (s->share)
+        return sim_share_work_left(s, job);
     double working = s->now - j->last_start - j->overhead_run;
     double left = j->work_left - (working > 0 ? working / j->unit_s : 0);
     return left > 0 ? left : 0;

@@ -328,7 +328,7 @@ static int bad_schedule(void *state, struct sim *s)
     (void)state;
     struct sim_seg two[2] = {{1, 1}, {1, 1}};
     struct sim_seg one = {1, 1};
-    struct sim_placement p = {0, 1, &one};
+    struct sim_placement p = {0, 1, &one, NULL};
     switch (bad_choice) {
     case 0: one.gpus = 3; break;           /* node 1 has 2 GPUs */
     case 1: p.seg = two; p.nseg = 2; break; /* node 1 named twice */
@@ -365,7 +365,7 @@ static int start_twice_schedule(void *state, struct sim *s)
 {
     (void)state;
     struct sim_seg one = {1, 1};
-    struct sim_placement p = {0, 1, &one};
+    struct sim_placement p = {0, 1, &one, NULL};
     int rc = sim_start(s, 0, &p);
     return rc ? rc : sim_start(s, 0, &p);
 }

@@ -222,3 +222,88 @@ Test(share_cmd, same_inputs_and_seed_give_byte_identical_results)
         cr_assert_str_eq(a, b, "%s differs", files[k]);
     }
 }
+
+/* ---- the old sharing loop, reproduced ------------------------------------ */
+
+/* Start and finish of every job of jobs.csv TEXT (first four columns:
+ * id, submit, start, finish) as "id,start,finish" lines into DST. */
+static void start_finish(const char *text, char *dst, size_t cap)
+{
+    const char *p = strchr(text, '\n');
+    size_t n = 0;
+    while (p && p[1]) {
+        const char *line = p + 1, *c1 = strchr(line, ','), *c2, *c4;
+        p = strchr(line, '\n');
+        cr_assert_not_null(c1);
+        c2 = strchr(c1 + 1, ',');
+        cr_assert_not_null(c2);
+        c4 = strchr(strchr(c2 + 1, ',') + 1, ',');
+        if (!c4 || (p && c4 > p))
+            c4 = p ? p : line + strlen(line);
+        n += (size_t)snprintf(dst + n, cap - n, "%.*s%.*s\n",
+                              (int)(c1 - line), line, (int)(c4 - c2), c2);
+        cr_assert(n < cap);
+    }
+}
+
+/* Every job starts and finishes when the old loop (tests/data/share/oldloop,
+ * made by the old binary before it went) had it start and finish, and the
+ * summary's figures are the same numbers; avg_wait_s is now JCT - time
+ * running, start - submit in exact arithmetic: equal to 1e-12. */
+static void expect_old_loop(const char *name, const char *args)
+{
+    static char a[1 << 18], b[1 << 18], x[1 << 18], y[1 << 18];
+    char cmd[2048], path[512];
+    static const char *const keys[] = {
+        "jobs_completed", "jobs_unschedulable", "makespan_s", "avg_jct_s",
+        "gpu_utilization", "effective_utilization", "frag_rate_mean",
+        "jobs_util_packed"};
+    snprintf(cmd, sizeof cmd, "share -q --no-plots %s --out %s/%s", args, dir,
+             name);
+    cr_assert_eq(clitest_run(HETSIM_SOURCE_DIR, cmd, out, sizeof out, err,
+                             sizeof err),
+                 0, "%s", err);
+    snprintf(path, sizeof path, "%s/share/oldloop/%s-jobs.csv",
+             HETSIM_TEST_DATA, name);
+    clitest_read_file(path, a, sizeof a);
+    snprintf(path, sizeof path, "%s/%s/jobs.csv", dir, name);
+    clitest_read_file(path, b, sizeof b);
+    start_finish(a, x, sizeof x);
+    start_finish(b, y, sizeof y);
+    cr_assert_str_eq(x, y, "%s: start and finish times differ", name);
+    snprintf(path, sizeof path, "%s/share/oldloop/%s-summary.json",
+             HETSIM_TEST_DATA, name);
+    clitest_read_file(path, a, sizeof a);
+    snprintf(path, sizeof path, "%s/%s/summary.json", dir, name);
+    clitest_read_file(path, b, sizeof b);
+    cJSON *old = cJSON_Parse(a), *now = cJSON_Parse(b);
+    cr_assert(old && now);
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        double u = cJSON_GetObjectItemCaseSensitive(old, keys[k])->valuedouble;
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(now, keys[k]);
+        cr_assert(cJSON_IsNumber(v), "%s", keys[k]);
+        cr_assert_eq(u, v->valuedouble, "%s %s: %.17g vs %.17g", name, keys[k],
+                     u, v->valuedouble);
+    }
+    double w0 = cJSON_GetObjectItemCaseSensitive(old, "avg_wait_s")->valuedouble;
+    double w1 = cJSON_GetObjectItemCaseSensitive(now, "avg_wait_s")->valuedouble;
+    cr_assert_float_eq(w0, w1, 1e-12 * w0);
+    cJSON_Delete(old);
+    cJSON_Delete(now);
+}
+
+Test(share_cmd, the_one_engine_replays_the_old_loop_job_for_job)
+{
+    const char *pods = "--trace traces/alibaba2023/pods.csv --cluster "
+                       "alibaba2023:traces/alibaba2023/nodes.csv";
+    char args[512];
+    snprintf(args, sizeof args, "%s --placement fgd", pods);
+    expect_old_loop("pods-fgd", args);
+    snprintf(args, sizeof args, "%s --placement random", pods);
+    expect_old_loop("pods-random", args);
+    expect_old_loop("gavel-dot-product-1",
+                    "--trace traces/gavel/msr-seed0-6214e9.csv --cluster "
+                    "gavel-108 --throughputs "
+                    "traces/gavel/simulation_throughputs.json --placement "
+                    "dot-product --util-pack 1");
+}

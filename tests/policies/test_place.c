@@ -98,7 +98,7 @@ static void record(struct scene *sc, struct sim *s)
     const struct cluster *c = sim_cluster(s);
     for (int i = 0; i < sc->nfills; i++) {
         struct sim_seg seg = {sc->fills[i].node, sc->fills[i].gpus};
-        struct sim_placement p = {c->nodes[seg.node].gpu_type, 1, &seg};
+        struct sim_placement p = {c->nodes[seg.node].gpu_type, 1, &seg, NULL};
         cr_assert_eq(sim_start(s, (uint32_t)i, &p), 0, "filler %d", i);
     }
     for (int k = 0; k < POL_PLACE_COUNT; k++) {

@@ -31,7 +31,7 @@ int ts_first_node_schedule(void *state, struct sim *s)
             if (node < 0)
                 continue;
             struct sim_seg seg = {node, job->num_gpus};
-            struct sim_placement p = {t, 1, &seg};
+            struct sim_placement p = {t, 1, &seg, NULL};
             int rc = sim_start(s, (uint32_t)j, &p);
             if (rc)
                 return rc;

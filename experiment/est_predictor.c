@@ -235,6 +235,17 @@ static int ask_models(struct cli_estimator *e, const char *jt,
             return SIM_EINVAL;
         v->mem_mb = out[0] > 0 ? out[0] : 0;
     }
+    v->gpu_util = -1;
+    if (e->util) {
+        double row[64];
+        if (e->util->nfeat > 64)
+            return SIM_EINVAL; /* checked when loaded */
+        fill_row(e->util, row, &f, num_gpus, &g[e->cluster->reference]);
+        if (pmodel_predict(&e->util->m, row, 1, out, e->error,
+                           sizeof e->error))
+            return SIM_EINVAL;
+        v->gpu_util = out[0] < 0 ? 0 : out[0] > 1 ? 1 : out[0];
+    }
     return 0;
 }
 
@@ -260,6 +271,7 @@ static int predictor_estimate(void *ctx, const struct sim *s, uint32_t job,
     for (int32_t t = 0; t < e->cluster->ntypes; t++)
         out->runtime_s[t] = v->runtime_s[t] * (double)tj->iterations;
     out->mem_mb = v->mem_mb;
+    out->gpu_util = v->gpu_util;
     e->wall_s += cli_clock() - t0;
     return 0;
 }
@@ -289,6 +301,20 @@ static int check_jobs(const struct trace *t, int need_steps, const char *src)
             cli_error_at(src, (long)tj->line, 0, text);
             return CLI_BAD_INPUT;
         }
+    }
+    return CLI_OK;
+}
+
+int est_predictor_add_util(struct cli_estimator *e, const char *util_path)
+{
+    char why[512];
+    if (!(e->util = est_model_load(util_path, why, sizeof why))) {
+        cli_error("%s: %s", util_path, why);
+        return CLI_BAD_INPUT;
+    }
+    if (e->util->nfeat > 64) {
+        cli_error("%s: more than 64 features", util_path);
+        return CLI_BAD_INPUT;
     }
     return CLI_OK;
 }

@@ -308,11 +308,14 @@ int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
             rc = CLI_FAILURE;
         }
     } else
-        rc = est_predictor_init(e, t, w->cluster, cfg->est_model,
+        rc = est_predictor_init(e, t, w->cluster,
+                                cfg->est_model[0] ? cfg->est_model : NULL,
                                 cfg->est_memory_model[0]
                                     ? cfg->est_memory_model
                                     : NULL,
                                 cfg->trace);
+    if (!rc && cfg->estimates == CLI_EST_PREDICTOR && cfg->est_util_model[0])
+        rc = est_predictor_add_util(e, cfg->est_util_model);
     if (rc)
         return rc;
     sim_set_estimator(w->sim, &e->hooks);

@@ -134,9 +134,12 @@ static cJSON *summary_json(const struct run_config *cfg,
     cJSON_AddStringToObject(o, "trace_format", trace_format_name(t->format));
     cJSON_AddStringToObject(o, "cluster", c->name);
     cJSON_AddStringToObject(o, "placement",
-                            pol_placement_name((enum pol_placement)
-                                                   cfg->placement));
-    static const char *const backfills[] = {"none", "easy", "conservative"};
+                            w->share ? pol_share_rule_name(
+                                           (enum pol_share_rule)cfg->share_rule)
+                                     : pol_placement_name((enum pol_placement)
+                                                              cfg->placement));
+    static const char *const backfills[] = {"none", "easy", "conservative",
+                                            "greedy"};
     cJSON_AddStringToObject(o, "backfill", backfills[cfg->backfill]);
     if (cfg->mem_aware)
         cli_json_number(o, "mem_aware_margin", cfg->mem_margin);
@@ -165,12 +168,19 @@ static cJSON *summary_json(const struct run_config *cfg,
     cli_json_number(o, "gpu_utilization", m->gpu_utilization);
     /* Whole GPUs, no co-location: the busy time that did job work. */
     cli_json_number(o, "effective_utilization",
-                    m->makespan_s > 0
+                    m->sharing ? m->effective_utilization
+                    : m->makespan_s > 0
                         ? (m->busy_gpu_s - m->overhead_gpu_s -
                            m->wasted_gpu_s) /
                               (c->total_gpus * m->makespan_s)
                         : 0);
     cli_json_number(o, "frag_rate_mean", m->frag_rate_mean);
+    cli_json_number(o, "jobs_shared", (double)m->jobs_shared);
+    if (w->share) {
+        cli_json_number(o, "interference", cfg->interference);
+        cli_json_number(o, "util_pack_bound", cfg->util_bound);
+        cli_json_number(o, "jobs_util_packed", (double)cli_sharing_packed(w));
+    }
     cJSON *by_type = cJSON_AddObjectToObject(o, "utilization_by_type");
     for (int32_t g = 0; by_type && g < c->ntypes; g++)
         cli_json_number(by_type, c->types[g].name, m->utilization_by_type[g]);
@@ -360,7 +370,9 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         .mem_aware = cfg->mem_aware, .mem_margin = cfg->mem_margin,
         .has_estimates = w->estimated_jobs == sim_njobs(s),
         .keys = cfg->opt_keys, .values = cfg->opt_values,
-        .nopts = cfg->nopts, .error = why, .error_cap = sizeof why};
+        .nopts = cfg->nopts, .error = why, .error_cap = sizeof why,
+        .sharing = w->share != NULL, .share_rule = cfg->share_rule,
+        .share_w = w->share ? w->share->w : NULL};
     double *deadlines = job_deadlines(t);
     pc.deadlines = deadlines;
     double *usage = job_usage(t);

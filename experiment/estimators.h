@@ -55,6 +55,7 @@ struct cli_estimator {
     double prior_s;     /* estimate while nothing has finished */
     /* predictor */
     struct est_model *runtime, *memory;
+    struct est_model *util; /* GPU utilization (0..1), or NULL */
     struct est_memo memo;
     /* figures for summary.json and perf.json */
     uint64_t calls, hits;
@@ -73,6 +74,11 @@ int est_history_init(struct cli_estimator *e, const struct trace *t,
 int est_predictor_init(struct cli_estimator *e, const struct trace *t,
                        const struct cluster *c, const char *runtime_path,
                        const char *memory_path, const char *trace_path);
+
+/* Adds a GPU utilization model (UTIL_PATH, a fraction 0..1 of the GPU
+ * a job of a type uses alone, asked on the cluster's reference type) to
+ * predictor estimator E; util-pack co-locates by what it says. */
+int est_predictor_add_util(struct cli_estimator *e, const char *util_path);
 
 void est_free(struct cli_estimator *e);
 

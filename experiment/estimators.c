@@ -153,6 +153,7 @@ void est_free(struct cli_estimator *e)
     free(e->group_of);
     est_model_destroy(e->runtime);
     est_model_destroy(e->memory);
+    est_model_destroy(e->util);
     est_memo_free(&e->memo);
     memset(e, 0, sizeof *e);
 }

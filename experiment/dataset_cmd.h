@@ -16,6 +16,11 @@
 int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
                      const char *path, size_t *nrows, size_t *nflagged);
 
+/* The utilization dataset of M (dataset_util.c): one row per (job type,
+ * GPU type) with a measured pair, target gpu_util. An exit code. */
+int gavel_write_util_rows(FILE *f, const struct trace_throughputs *m,
+                          const char *path, size_t *nrows);
+
 /* ---- Shared by the predictor commands (predictor_cmd.c) -------------- */
 
 /* Prints E as `hetsim: error: FILE:LINE: text`; returns CLI_BAD_INPUT. */

@@ -35,7 +35,8 @@ static void write_inputs(FILE *f, const struct run_config *cfg,
     fputs(cfg->nopts ? ")</td></tr>\n" : "</td></tr>\n", f);
     cli_html_row_text(f, "placement",
              pol_placement_name((enum pol_placement)cfg->placement));
-    static const char *const backfills[] = {"none", "easy", "conservative"};
+    static const char *const backfills[] = {"none", "easy", "conservative",
+                                            "greedy"};
     cli_html_row_text(f, "backfill", backfills[cfg->backfill]);
     cli_html_row_text(f, "estimates", cfg->estimates_text);
     cli_html_row_seconds(f, "restart overhead", cfg->restart_overhead_s);

@@ -95,12 +95,20 @@ struct run_config {
     int history_by_user;            /* history:user (default vc) */
     char est_model[1024];           /* predictor:MODEL.bin */
     char est_memory_model[1024];    /* ...,memory=MODEL2.bin, or "" */
+    char est_util_model[1024];      /* ...,util=MODEL3.bin, or "" */
     double restart_overhead_s;
     int placement;                  /* enum pol_placement */
     int mem_aware;                  /* --placement ...,mem-aware[:MARGIN] */
     double mem_margin;
     double oom_detect_s;            /* --oom-detect-s */
     int backfill;                   /* enum pol_backfill */
+    int placement_given;            /* --placement was on the command line */
+    int sharing;                    /* GPU sharing asked for (sharing.c) */
+    int share_rule;                 /* enum pol_share_rule; -1: the
+                                       placement has no sharing form */
+    double interference;            /* --interference, (0, 1] */
+    double util_bound;              /* --util-pack BOUND; 0 = off */
+    const char *pairs;              /* --pairs FILE, or NULL */
     const char *opt_keys[CLI_MAX_POLICY_OPTS];
     const char *opt_values[CLI_MAX_POLICY_OPTS];
     char opt_buf[CLI_MAX_POLICY_OPTS][256];
@@ -184,7 +192,35 @@ struct workload {
     size_t estimated_jobs;        /* jobs given an est_work > 0 */
     struct cli_estimator *est;    /* predictor in the loop, or NULL */
     size_t mem_jobs;              /* jobs with a known memory need */
+    struct cli_sharing *share;    /* GPU sharing (sharing.c), or NULL */
 };
+
+/* ---- GPU sharing in `hetsim run` (sharing.c) ---------------------------- */
+
+struct cli_sharing {
+    struct share_demand *demands; /* (njobs) by job id = trace index */
+    struct share_workload *w;     /* fragmentation's and fgd's workload */
+    int64_t *host_cpu;            /* (nnodes) or NULL */
+    double *host_mem;
+    const struct trace *trace;
+    const struct cluster *cluster;
+    const struct trace_throughputs *pairs; /* or NULL */
+    double interference;
+    size_t packed; /* jobs util-pack's oracle let share a GPU */
+};
+
+/* Whether some job of T asks for a share of a GPU (gpu_milli < 1000). */
+int cli_trace_has_shares(const struct trace *t);
+/* Turns sharing on for w->sim (after its jobs and estimator): demands,
+ * hosts, util-pack, workload. PAIRS (borrowed, may be NULL) gives pair
+ * speeds. An exit code, having said why. */
+int cli_sharing_enable(struct workload *w, const struct run_config *cfg,
+                       const struct trace *t,
+                       const struct trace_throughputs *pairs);
+/* Jobs util-pack let share a GPU: by the oracle before the run, or by the
+ * predicted utilization on arrival. */
+size_t cli_sharing_packed(const struct workload *w);
+void cli_sharing_free(struct cli_sharing *x);
 
 /* Adds every job of T (read from SRC) to w->sim, with classes from
  * w->matrix where it knows the job type. */
