@@ -8,6 +8,8 @@
 # times (default 3), and the best of each is printed with new/prev beside it
 # (below 1: faster than the previous build). Ratios compare only figures of
 # the same run on the same machine. Without PREV/hetsim, no ratios.
+# BENCH_SCALE="10000000 ..." adds jobs streamed through a pipe (opt-in: it
+# needs about 430 bytes per job of memory today).
 set -euo pipefail
 build=${1:-build}
 prevdir=${2:-build-bench-prev}
@@ -122,6 +124,28 @@ if command -v python3 >/dev/null; then
     printf "   python heapq loop       %8.3f s wall, %.2f s CPU  (%s)\n", py, pyc, line
     printf "   Python loop / hetsim whole command: %.2f wall, %.2f CPU (target: >= 5)\n", py / c, pyc / cc }'
 fi
+if [ -n "${BENCH_SCALE:-}" ]; then
+  echo
+  echo "== Scale: N one-GPU jobs streamed from gen_trace through a pipe (nothing"
+  echo "   on disk), FIFO on 1,000 GPUs, --outputs summary; BENCH_SCALE=\"N ...\""
+  echo "   (targets: 10M <= 4 s and <= 400 MB, 100M <= 45 s and <= 1 GB; today"
+  echo "   hetsim keeps every job, about 430 bytes each: 100M does not fit in 24 GB)"
+  for n in $BENCH_SCALE; do
+    rm -rf "$work/out-scale"
+    st=$(date +%s.%N)
+    if "$build/bench/gen_trace" "$n" 1000 0.9 3600 1 |
+        /usr/bin/time -f '%M %U %S' -o "$work/rss" "$hetsim" run -q \
+          --trace /dev/stdin --format native --cluster "$here/cluster-1000.json" \
+          --policy fifo --outputs summary --out "$work/out-scale"; then
+      en=$(date +%s.%N)
+      awk -v n="$n" -v s="$st" -v e="$en" '{ printf "   %11d jobs: %8.2f s wall (generator included), %.2f s CPU, peak RSS %.0f MB\n",
+        n, e - s, $2 + $3, $1 / 1024 }' "$work/rss"
+    else
+      echo "   $n jobs: failed (out of memory?)"
+    fi
+  done
+fi
+
 echo
 echo "== Trace readers, 1,000,000 rows each (best of 5 reads)"
 "$build/bench/bench_read" native "$work/trace.csv"
