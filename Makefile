@@ -32,7 +32,8 @@ all: build
 help:
 	@echo "make demo    install what is missing, build, run the default experiment"
 	@echo "make test    install what is missing, build, run every test (also under ASan+UBSan)"
-	@echo "make bench   build and print speed figures (not part of make test)"
+	@echo "make bench   build and print speed figures (not part of make test), each"
+	@echo "             with new/prev against BENCH_BASE (main) built into build-bench-prev/"
 	@echo "make fuzz    fuzz each reader and the cluster JSON for FUZZ_SECONDS (60) each;"
 	@echo "             FUZZ_TARGETS=\"native cluster ...\" picks targets; crashes land in"
 	@echo "             tests/fuzz/crashes/ (clang + libFuzzer, in $(FUZZ_BUILD)/)"
@@ -78,8 +79,13 @@ test-asan: deps
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
+# The previous build (bench/prev.sh: hetsim of BENCH_BASE, default main, in
+# BENCH_PREV/) is timed beside this one; run.sh prints new/prev ratios.
+BENCH_BASE ?= main
+BENCH_PREV ?= build-bench-prev
 bench: build
-	@./bench/run.sh $(BUILD)
+	@JOBS=$(JOBS) ./bench/prev.sh $(BENCH_BASE) $(BENCH_PREV)
+	@./bench/run.sh $(BUILD) $(BENCH_PREV)
 
 # libFuzzer harnesses in their own clang build (tests/fuzz/, HETSIM_FUZZ).
 fuzz:
@@ -91,4 +97,4 @@ fuzz:
 	@./tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(BENCH_PREV)

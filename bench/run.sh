@@ -1,40 +1,150 @@
 #!/usr/bin/env bash
 # make bench: speed figures of this machine. Not a test: nothing here fails
 # because a number is slow; it prints what it measured.
+#
+# Usage: bench/run.sh [BUILD [PREV]]. PREV (default build-bench-prev/, made
+# by bench/prev.sh from BENCH_BASE, default main) holds the previous build's
+# hetsim: each timed hetsim command runs with both, interleaved, BENCH_REPS
+# times (default 3), and the best of each is printed with new/prev beside it
+# (below 1: faster than the previous build). Ratios compare only figures of
+# the same run on the same machine. Without PREV/hetsim, no ratios.
+# BENCH_SCALE="10000000 ..." adds jobs streamed through a pipe (opt-in: it
+# needs about 430 bytes per job of memory today).
 set -euo pipefail
 build=${1:-build}
+prevdir=${2:-build-bench-prev}
 hetsim=$build/hetsim
+prev=$prevdir/hetsim
+[ -x "$prev" ] || prev=
+reps=${BENCH_REPS:-3}
 work=$(mktemp -d /tmp/hetsim-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 here=$(dirname "$0")
+if [ -n "$prev" ]; then
+  echo "(new/prev: this build against $prev, commit $(cut -c1-10 "$prevdir/commit" 2>/dev/null || echo '?');"
+  echo " best of $reps runs each, interleaved)"
+else
+  echo "(no previous build in $prevdir: no ratios; bench/prev.sh makes one)"
+fi
+
+# Reads KEY of a flat JSON file written by hetsim.
+val() { grep -o "\"$2\":[^,}]*" "$1" | head -n 1 | sed 's/.*:[[:space:]]*//'; }
+# NEW PREV: " (prev P, new/prev R)" or nothing without a previous figure.
+ratio() {
+  awk -v a="$1" -v b="${2:-}" 'BEGIN { if (b != "" && b > 0)
+    printf "  [prev %.3f, new/prev %.2f]", b, a / b }'
+}
+# Runs `hetsim ARGS --out DIR` with BIN; leaves wall seconds, peak RSS (MB)
+# and CPU seconds (user + system: steadier than wall on a shared machine) in
+# $t, $m and $u.
+run1() {
+  local bin=$1 dir=$2 s e
+  shift 2
+  rm -rf "$dir"
+  s=$(date +%s.%N)
+  /usr/bin/time -f '%M %U %S' -o "$work/rss" "$bin" "$@" --out "$dir"
+  e=$(date +%s.%N)
+  t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.6f", e - s }')
+  m=$(awk '{ printf "%.1f", $1 / 1024 }' "$work/rss")
+  u=$(awk '{ printf "%.2f", $2 + $3 }' "$work/rss")
+}
+# measure DIR ARGS...: hetsim ARGS, new into DIR and prev into DIR.prev, best
+# of $reps each: $best $best_rss (new), $pbest $pbest_rss (prev, or empty).
+measure() {
+  local dir=$1 r
+  shift
+  best= best_rss= pbest= pbest_rss= cpu= pcpu=
+  for ((r = 0; r < reps; r++)); do
+    run1 "$hetsim" "$dir" "$@"
+    best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    best_rss=$m
+    cpu=$(awk -v a="$u" -v b="$cpu" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    if [ -n "$prev" ]; then
+      run1 "$prev" "$dir.prev" "$@"
+      pbest=$(awk -v a="$t" -v b="$pbest" 'BEGIN { print (b == "" || a < b) ? a : b }')
+      pbest_rss=$m
+      pcpu=$(awk -v a="$u" -v b="$pcpu" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    fi
+  done
+}
 
 echo "== FIFO, 1,000,000 one-GPU jobs on 1,000 identical GPUs at load 0.9"
 echo "   (Poisson arrivals, exponential durations of mean 3600 s, seed 1)"
 "$build/bench/gen_trace" 1000000 1000 0.9 3600 1 > "$work/trace.csv"
 printf '   trace: %s, %d MB\n' "$work/trace.csv" \
   $(( $(stat -c %s "$work/trace.csv") / 1000000 ))
-start=$(date +%s.%N)
-"$hetsim" run -q --trace "$work/trace.csv" --cluster "$here/cluster-1000.json" \
-  --policy fifo --out "$work/out"
-end=$(date +%s.%N)
-# Reads KEY of a flat JSON file written by hetsim.
-val() { grep -o "\"$2\":[^,}]*" "$1" | head -n 1 | sed 's/.*:[[:space:]]*//'; }
-p=$work/out/perf.json; s=$work/out/summary.json
-awk -v size="$(stat -c %s "$work/trace.csv")" -v wall0="$start" -v wall1="$end" -v read="$(val $p read_wall_s)" \
+measure "$work/out" run -q --trace "$work/trace.csv" \
+  --cluster "$here/cluster-1000.json" --policy fifo
+p=$work/out/perf.json s=$work/out/summary.json
+pp=$work/out.prev/perf.json
+pv() { [ -n "$prev" ] && val "$pp" "$1" || true; }
+printf '   wall, whole command     %8.3f s%s\n' "$best" "$(ratio "$best" "$pbest")"
+printf '   CPU, whole command      %8.3f s%s\n' "$cpu" "$(ratio "$cpu" "$pcpu")"
+awk -v size="$(stat -c %s "$work/trace.csv")" -v read="$(val $p read_wall_s)" \
     -v sim="$(val $p sim_wall_s)" -v write="$(val $p write_wall_s)" \
-    -v eps="$(val $p events_per_s)" -v rss="$(val $p peak_rss_mb)" \
+    -v eps="$(val $p events_per_s)" -v rss="$best_rss" \
     -v bpj="$(val $p bytes_per_job)" -v n="$(val $s jobs_total)" \
-    -v wait="$(val $s avg_wait_s)" -v util="$(val $s gpu_utilization)" 'BEGIN {
-  printf "   wall, whole command     %8.3f s\n", wall1 - wall0
-  printf "   read trace              %8.3f s  (%.0f MB/s)\n", read, size / 1e6 / read
-  printf "   simulate                %8.3f s\n", sim
-  printf "   write results           %8.3f s\n", write
+    -v pread="$(pv read_wall_s)" -v psim="$(pv sim_wall_s)" \
+    -v pwrite="$(pv write_wall_s)" -v prss="$pbest_rss" \
+    -v wait="$(val $s avg_wait_s)" -v util="$(val $s gpu_utilization)" '
+function r(a, b) { return (b != "" && b > 0) ? sprintf("  [prev %.3f, new/prev %.2f]", b, a / b) : "" }
+BEGIN {
+  print "   (the split below: perf.json of the last run of each build)"
+  printf "   read trace              %8.3f s  (%.0f MB/s)%s\n", read, size / 1e6 / read, r(read, pread)
+  printf "   simulate                %8.3f s%s\n", sim, r(sim, psim)
+  printf "   write results           %8.3f s%s\n", write, r(write, pwrite)
   printf "   jobs/s (simulate)       %12.0f\n", n / sim
   printf "   events/s (simulate)     %12.0f\n", eps
-  printf "   peak RSS                %8.1f MB\n", rss
+  printf "   peak RSS                %8.1f MB%s\n", rss, r(rss, prss)
   printf "   bytes/job in the core   %8d  (struct sim_job; whole process: %.0f)\n", bpj, rss * 1048576 / n
-  printf "   avg wait %.1f s, GPU utilization %.3f\n", wait, util
+  printf "   avg wait %.6f s, GPU utilization %.3f\n", wait, util
 }'
+full_wall=$best full_cpu=$cpu
+saved_prev=$prev prev= # the previous build may not know --outputs
+measure "$work/out-summary" run -q --trace "$work/trace.csv" \
+  --cluster "$here/cluster-1000.json" --policy fifo --outputs summary
+prev=$saved_prev
+printf '   --outputs summary       %8.3f s wall, %.2f s CPU (no jobs.csv, timeline.csv)\n' \
+  "$best" "$cpu"
+best=$full_wall cpu=$full_cpu
+echo "   reference: bench/fifo_ref.py, a Python heapq loop over the same CSV"
+echo "   (reads every row, FIFO on 1,000 GPUs; writes no per-job rows)"
+if command -v python3 >/dev/null; then
+  pbest_py= pcpu_py=
+  for ((r = 0; r < reps; r++)); do
+    st=$(date +%s.%N)
+    /usr/bin/time -f '%U %S' -o "$work/pytime" \
+      python3 "$here/fifo_ref.py" "$work/trace.csv" 1000 > "$work/py.txt"
+    en=$(date +%s.%N)
+    pbest_py=$(awk -v s="$st" -v e="$en" -v b="$pbest_py" 'BEGIN { a = e - s; print (b == "" || a < b) ? a : b }')
+    pcpu_py=$(awk -v b="$pcpu_py" '{ a = $1 + $2; print (b == "" || a < b) ? a : b }' "$work/pytime")
+  done
+  awk -v py="$pbest_py" -v pyc="$pcpu_py" -v c="$best" -v cc="$cpu" \
+      -v line="$(cat "$work/py.txt")" 'BEGIN {
+    printf "   python heapq loop       %8.3f s wall, %.2f s CPU  (%s)\n", py, pyc, line
+    printf "   Python loop / hetsim whole command: %.2f wall, %.2f CPU (target: >= 5)\n", py / c, pyc / cc }'
+fi
+if [ -n "${BENCH_SCALE:-}" ]; then
+  echo
+  echo "== Scale: N one-GPU jobs streamed from gen_trace through a pipe (nothing"
+  echo "   on disk), FIFO on 1,000 GPUs, --outputs summary; BENCH_SCALE=\"N ...\""
+  echo "   (targets: 10M <= 4 s and <= 400 MB, 100M <= 45 s and <= 1 GB; today"
+  echo "   hetsim keeps every job, about 430 bytes each: 100M does not fit in 24 GB)"
+  for n in $BENCH_SCALE; do
+    rm -rf "$work/out-scale"
+    st=$(date +%s.%N)
+    if "$build/bench/gen_trace" "$n" 1000 0.9 3600 1 |
+        /usr/bin/time -f '%M %U %S' -o "$work/rss" "$hetsim" run -q \
+          --trace /dev/stdin --format native --cluster "$here/cluster-1000.json" \
+          --policy fifo --outputs summary --out "$work/out-scale"; then
+      en=$(date +%s.%N)
+      awk -v n="$n" -v s="$st" -v e="$en" '{ printf "   %11d jobs: %8.2f s wall (generator included), %.2f s CPU, peak RSS %.0f MB\n",
+        n, e - s, $2 + $3, $1 / 1024 }' "$work/rss"
+    else
+      echo "   $n jobs: failed (out of memory?)"
+    fi
+  done
+fi
 
 echo
 echo "== Trace readers, 1,000,000 rows each (best of 5 reads)"
@@ -54,21 +164,20 @@ echo
 echo "== Preemptive policies, 1-GPU jobs on 1,000 identical GPUs at load 0.98"
 echo "   (Poisson arrivals, exponential durations of mean 3600 s, seed 1; at"
 echo "   load 0.9 hardly a job waits, so a preemptive policy has little to do)"
-# Runs hetsim with the options after LABEL on TRACE and prints its figures.
+# Runs hetsim with the options after LABEL on TRACE and prints its figures
+# (best of REPS, default $reps).
 preemptive_run() {
-  local trace=$1 label=$2 out=$work/out-preemptive start end
+  local trace=$1 label=$2 out=$work/out-preemptive
   shift 2
-  start=$(date +%s.%N)
-  "$hetsim" run -q --trace "$trace" --cluster "$here/cluster-1000.json" \
-    --out "$out" "$@"
-  end=$(date +%s.%N)
-  awk -v label="$label" -v wall0="$start" -v wall1="$end" \
+  measure "$out" run -q --trace "$trace" --cluster "$here/cluster-1000.json" "$@"
+  awk -v label="$label" -v wall="$best" -v pwall="$pbest" \
       -v sim="$(val "$out/perf.json" sim_wall_s)" \
       -v pre="$(val "$out/summary.json" preemptions_total)" \
       -v n="$(val "$out/summary.json" jobs_total)" \
       -v jct="$(val "$out/summary.json" avg_jct_s)" 'BEGIN {
-    printf "   %-24s simulate %7.3f s, whole command %7.3f s, %6.3f preemptions/job, avg JCT %6.0f s\n",
-      label, sim, wall1 - wall0, pre / n, jct }'
+    printf "   %-24s simulate %7.3f s, whole command %7.3f s%s, %7.3f preemptions/job, avg JCT %6.0f s\n",
+      label, sim, wall, (pwall != "" && pwall > 0) ? sprintf(" [prev %.3f, new/prev %.2f]", pwall, wall / pwall) : "",
+      pre / n, jct }'
 }
 for n in 100000 1000000; do
   "$build/bench/gen_trace" "$n" 1000 0.98 3600 1 > "$work/preemptive-$n.csv"
@@ -80,6 +189,34 @@ for n in 100000 1000000; do
   preemptive_run "$work/preemptive-$n.csv" "tiresias, defaults" \
     --policy tiresias
 done
+
+burst=${BENCH_BURST:-30000}
+echo
+echo "== A burst: $burst one-GPU jobs all submitted at 0 on 1,000 GPUs"
+echo "   (gen_trace's durations, seed 1; BENCH_BURST=N for another size; once"
+echo "   each, not best of $reps: LAS is slow here). Target: las and tiresias"
+echo "   whole command within 20x of fifo's"
+"$build/bench/gen_trace" "$burst" 1000 0.9 3600 1 |
+  awk -F, 'BEGIN { OFS = "," } NR > 1 { $2 = "0.000" } { print }' > "$work/burst.csv"
+saved_reps=$reps reps=1
+preemptive_run "$work/burst.csv" "fifo (for reference)" --policy fifo
+burst_fifo=$best
+preemptive_run "$work/burst.csv" "las, quantum 60 s" --policy las
+burst_las=$best
+preemptive_run "$work/burst.csv" "tiresias, defaults" --policy tiresias
+awk -v f="$burst_fifo" -v l="$burst_las" -v t="$best" 'BEGIN {
+  printf "   las / fifo %.1fx, tiresias / fifo %.1fx (whole command)\n", l / f, t / f }'
+
+echo
+echo "== gavel-fifo, gavel-maxmin, gavel-makespan on Gavel's trace 6214e9 (2,000"
+echo "   jobs) on gavel-108, once each. Target: gavel-fifo <= 1 s"
+for pol in gavel-fifo gavel-maxmin gavel-makespan; do
+  measure "$work/out-$pol" run -q --trace "$here/../traces/gavel/msr/seed=0/6214e9.trace" \
+    --cluster gavel-108 --throughputs "$here/../traces/gavel/simulation_throughputs.json" \
+    --policy "$pol"
+  printf '   %-16s whole command %8.3f s%s\n' "$pol" "$best" "$(ratio "$best" "$pbest")"
+done
+reps=$saved_reps
 
 echo
 echo "== hetsim sweep: 200 cells (5 policies x 40 seeds, noisy:0.5 estimates)"

@@ -111,6 +111,11 @@ static void run_usage(void)
         "                        the inputs, the summary, every chart and the "
         "command\n"
         "                        that reproduces the run (implies --plots)\n"
+        "      --outputs WHAT    all (default) or summary: only summary.json "
+        "and\n"
+        "                        perf.json, no jobs.csv nor timeline.csv "
+        "(any left\n"
+        "                        in DIR from an earlier run are removed)\n"
         "  -q, --quiet           print nothing on success\n"
         "  -h, --help            show this help\n\n");
     printf(
@@ -409,6 +414,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"util-pack", required_argument, NULL, 'U'},
         {"pairs", required_argument, NULL, 'A'},
         {"gpu-sharing", no_argument, NULL, 'S'},
+        {"outputs", required_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -437,6 +443,13 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'T': cfg->throughputs = optarg; break;
         case 'A': cfg->pairs = optarg; break;
         case 'S': cfg->sharing = 1; break;
+        case 'X':
+            if (strcmp(optarg, "all") != 0 && strcmp(optarg, "summary") != 0)
+                return cli_usage_error("hetsim run",
+                                       "--outputs wants all or summary, got "
+                                       "'%s'", optarg);
+            cfg->summary_only = strcmp(optarg, "summary") == 0;
+            break;
         case 'I':
         case 'U':
         case 'O':

@@ -86,6 +86,7 @@ struct run_config {
     uint64_t seed;
     int quiet;
     int plots; /* draw the charts of the run into out */
+    int summary_only; /* --outputs summary: no jobs.csv, timeline.csv */
     int report; /* also write out/report.html (implies plots) */
     int argc;   /* the command line of this run, for the report */
     char **argv;

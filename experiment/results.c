@@ -48,7 +48,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
     *p++ = ',';
     p = cli_put_double(p, sim_frag_gpus(tl->s));
     *p++ = '\n';
-    fwrite(line, 1, (size_t)(p - line), tl->f);
+    if (tl->f) /* NULL: --outputs summary */
+        fwrite(line, 1, (size_t)(p - line), tl->f);
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
         tl->oom = 1;
     if (tl->progress && (++tl->calls & 4095) == 0 &&
@@ -251,8 +252,8 @@ static void print_table(const struct run_config *cfg,
                m->overhead_gpu_s);
     cli_print_estimates(w);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
-    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s%s\n",
-           cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
+    printf("results in %s/: summary.json%s perf.json%s%s\n", cfg->out,
+           cfg->summary_only ? "" : " jobs.csv timeline.csv", cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
                                   "utilization.png" : "",
            cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
                " gantt.png" : "");
@@ -359,10 +360,12 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
                           .progress = !cfg->quiet && isatty(2),
                           .keep = keep};
-    fputs("time,queued,busy_gpus", tf);
-    for (int32_t g = 0; g < c->ntypes; g++)
-        fprintf(tf, ",busy_%s", c->types[g].name);
-    fputs(",frag_gpus\n", tf);
+    if (tf) {
+        fputs("time,queued,busy_gpus", tf);
+        for (int32_t g = 0; g < c->ntypes; g++)
+            fprintf(tf, ",busy_%s", c->types[g].name);
+        fputs(",frag_gpus\n", tf);
+    }
     char why[512] = "";
     struct pol_config pc = {
         .cluster = c, .placement = (enum pol_placement)cfg->placement,
@@ -409,6 +412,22 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     return rc;
 }
 
+/* Removes DIR/NAME, left from an earlier run; 0, or -1 having said why. */
+static int unlink_stale(const char *dir, const char *name)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        cli_error("%s/%s: path too long", dir, name);
+        return -1;
+    }
+    if (unlink(path) != 0 && errno != ENOENT) {
+        cli_error("%s: cannot remove: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,
                            const struct workload *w, struct run_perf *perf)
@@ -425,6 +444,9 @@ int cli_simulate_and_write(const struct run_config *cfg,
     series.gantt = sim_njobs(s) <= CLI_GANTT_MAX_JOBS;
     int rc = CLI_OK, opened = 0;
     for (; opened < OUT_FILES; opened++) {
+        if (cfg->summary_only &&
+            (opened == OUT_TIMELINE || opened == OUT_JOBS))
+            continue; /* --outputs summary */
         if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
             cli_error("%s: %s", out[opened].tmp, strerror(errno));
             rc = CLI_FAILURE;
@@ -443,7 +465,8 @@ int cli_simulate_and_write(const struct run_config *cfg,
         rc = CLI_FAILURE;
         goto done;
     }
-    write_jobs(out[OUT_JOBS].f, s, t, c);
+    if (out[OUT_JOBS].f)
+        write_jobs(out[OUT_JOBS].f, s, t, c);
     perf->write_wall_s = cli_clock() - t0;
     if (cli_write_json(out[OUT_PERF].f, perf_json(perf, s)) != 0) {
         cli_error("out of memory");
@@ -451,7 +474,10 @@ int cli_simulate_and_write(const struct run_config *cfg,
         goto done;
     }
     for (int i = 0; i < OUT_FILES; i++) {
-        if (cli_atomic_commit(&out[i]) != 0) {
+        if (!out[i].f) { /* not asked for: none from an earlier run stays */
+            if (unlink_stale(cfg->out, out_names[i]) != 0)
+                rc = CLI_FAILURE;
+        } else if (cli_atomic_commit(&out[i]) != 0) {
             cli_error("%s: %s", out[i].path, strerror(errno));
             rc = CLI_FAILURE;
         }

@@ -16,7 +16,16 @@
  * overtaken in attained service by a waiting one goes on for at most a
  * quantum, and two equal jobs on one GPU take turns of a quantum each. As
  * quantum goes to 0 this approaches processor sharing among the
- * least-served jobs, at the cost of one preemption per turn. */
+ * least-served jobs, at the cost of one preemption per turn.
+ *
+ * Cost: O(log n) per job started or preempted (preemptive.c's heaps; the
+ * engine's event heap drops the finish events of preempted runs, so it
+ * holds O(running jobs)). The number of preemptions is the policy's, not
+ * a cost of this code: every pass (each arrival, completion and quantum)
+ * preempts each running job a waiting one has overtaken, and on a burst
+ * the preemptions per job grow with the burst (all jobs at 0 on 1,000
+ * GPUs, exponential durations of mean 3,600 s, `make bench`: 5,000 jobs
+ * 506 per job, 10,000 jobs 710, 30,000 jobs 905, 27 million in all). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

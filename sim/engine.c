@@ -244,6 +244,15 @@ void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
     s->ran_ctx = ctx;
 }
 
+/* Whether EV still counts: a finish or OOM of a run that was stopped since
+ * (its job's epoch moved on) is stale and may be dropped from the heap. */
+static int event_live(const void *ctx, const struct sim_event *ev)
+{
+    const struct sim *s = ctx;
+    return !(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM) ||
+           ev->epoch == s->jobs[ev->job].epoch;
+}
+
 int sim_run(struct sim *s, const struct sim_policy *p,
             const struct sim_observer *obs, struct sim_error *err)
 {
@@ -258,6 +267,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         return rc;
     if (s->share)
         sim_share_begin(s);
+    s->heap.live = event_live;
+    s->heap.live_ctx = s;
     push_next_arrival(s);
     struct sim_event ev;
     while (!s->oom && !s->est_rc && sim_heap_pop(&s->heap, &ev) == 0) {

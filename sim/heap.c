@@ -11,16 +11,55 @@ static int event_before(const struct sim_event *a, const struct sim_event *b)
     return a->seq < b->seq;
 }
 
-int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
-                  uint32_t job, uint32_t epoch)
+/* Moves E down from slot I of the first N events to its place. */
+static void sift_down(struct sim_event *ev, size_t n, size_t i,
+                      struct sim_event e)
+{
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && event_before(&ev[child + 1], &ev[child]))
+            child++;
+        if (!event_before(&ev[child], &e))
+            break;
+        ev[i] = ev[child];
+        i = child;
+    }
+    ev[i] = e;
+}
+
+/* Drops the stale events and makes a heap of the rest again (Floyd's
+ * O(n) build). The order of what is left is the total order on (time,
+ * seq), so the events pop as they would have. */
+static void compact(struct sim_heap *h)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < h->len; i++)
+        if (h->live(h->live_ctx, &h->ev[i]))
+            h->ev[n++] = h->ev[i];
+    h->len = n;
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(h->ev, n, i, h->ev[i]);
+}
+
+int sim_heap_push(struct sim_heap *h, double time, uint32_t kind, uint32_t job,
+                  uint32_t epoch)
 {
     if (h->len == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
-        struct sim_event *ev = realloc(h->ev, cap * sizeof *ev);
-        if (!ev)
-            return SIM_ENOMEM;
-        h->ev = ev;
-        h->cap = cap;
+        if (h->live && h->len >= 1024) {
+            compact(h); /* amortized O(1): cap / 2 pushes at least between */
+            if (h->len <= h->cap / 2)
+                cap = h->cap;
+        }
+        if (cap != h->cap) {
+            struct sim_event *ev = realloc(h->ev, cap * sizeof *ev);
+            if (!ev)
+                return SIM_ENOMEM;
+            h->ev = ev;
+            h->cap = cap;
+        }
     }
     struct sim_event e = {time, h->next_seq++, kind, job, epoch};
     size_t i = h->len++;
@@ -41,20 +80,8 @@ int sim_heap_pop(struct sim_heap *h, struct sim_event *out)
         return -1;
     *out = h->ev[0];
     struct sim_event last = h->ev[--h->len];
-    size_t i = 0, n = h->len;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && event_before(&h->ev[child + 1], &h->ev[child]))
-            child++;
-        if (!event_before(&h->ev[child], &last))
-            break;
-        h->ev[i] = h->ev[child];
-        i = child;
-    }
-    if (n > 0)
-        h->ev[i] = last;
+    if (h->len > 0)
+        sift_down(h->ev, h->len, 0, last);
     return 0;
 }
 

@@ -43,6 +43,11 @@ struct sim_heap {
     struct sim_event *ev; /* (cap) */
     size_t len, cap;
     uint64_t next_seq;
+    /* When set, a full heap first drops the events LIVE says are stale
+     * (preempted runs' finishes) and grows only if that freed less than
+     * half: the heap holds O(live events), not O(preemptions). */
+    int (*live)(const void *ctx, const struct sim_event *ev);
+    const void *live_ctx;
 };
 
 int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
