@@ -126,7 +126,7 @@ static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
     struct pmodel_spec s = cm->spec;
     struct pmodel_fit f = c->fit;
     f.seed = c->fit.seed + split;
-    char choice[64] = "preset";
+    char choice[256] = "preset";
     if (!s.nn && tune(&s, &f, c->schema, tx, ty, nt, choice, sizeof choice, err,
                       errlen) < 0)
         return -1;
@@ -142,6 +142,8 @@ static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
     if (rc == 0)
         rc = pmodel_predict(&m, vx, nv, yhat, err, errlen);
     double t2 = cli_clock();
+    if (rc == 0 && m.nn)
+        pmodel_nn_describe(&m, choice, sizeof choice);
     pmodel_free(&m);
     if (rc < 0)
         return -1;

@@ -273,6 +273,7 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     layout_params(m, m->params, &m->w);
     layout_params(m, m->grads, &m->dw);
     m->ys = (struct pred_scaler){0, 1};
+    m->rec.val_mse = NAN;
     return m;
 fail:
     if (err && errlen)
@@ -358,6 +359,7 @@ void pred_destroy(struct pred_model *m)
     free(m->grads);
     free(m->m1);
     free(m->v1);
+    free(m->decay);
     free(m->acts);
     free(m->dacts);
     if (m->rng)
@@ -373,6 +375,11 @@ const struct pred_schema *pred_model_schema(const struct pred_model *m)
 const struct pred_arch *pred_model_arch(const struct pred_model *m)
 {
     return &m->arch;
+}
+
+const struct pred_train_record *pred_model_record(const struct pred_model *m)
+{
+    return &m->rec;
 }
 
 size_t pred_param_count(const struct pred_model *m)

@@ -101,24 +101,68 @@ int pred_order_parse(enum pred_order *o, const char *s);
  * standardized, optionally log, target over the epoch's batches). */
 typedef void (*pred_epoch_fn)(int epoch, double loss, void *ctx);
 
+/* Learning-rate schedules: STEP is Hu's (lr, then lr_after from epoch
+ * lr_drop_epoch on); COSINE warms up linearly over WARMUP steps to lr,
+ * then decays as a half cosine to lr * lr_min at the last step. */
+enum pred_schedule { PRED_SCHED_STEP, PRED_SCHED_COSINE };
+
 struct pred_train_opts {
-    int epochs;               /* 200 */
-    int batch;                /* 256 */
-    double lr;                /* 0.01 for epochs [0, lr_drop_epoch) */
-    double lr_after;          /* 0.001 from epoch lr_drop_epoch on */
-    int lr_drop_epoch;        /* 80 */
-    double l2;                /* 0.001: l2 * w added to every gradient */
-    double clip;              /* 10: global gradient norm cap; <= 0: none */
-    double beta1, beta2, eps; /* Adam: 0.9, 0.999, 1e-8 */
-    int log_target;           /* 1: fit log(y) (y > 0), predict exp */
-    unsigned long seed;       /* shuffling and dropout */
-    pred_epoch_fn on_epoch;   /* optional */
+    int epochs;                  /* 200; used when steps is 0 */
+    int steps;                   /* optimizer steps; 0: EPOCHS epochs */
+    int batch;                   /* 256 */
+    enum pred_schedule schedule; /* PRED_SCHED_STEP */
+    double lr;                   /* 0.01 (peak rate of COSINE) */
+    double lr_after;             /* STEP: 0.001 from epoch lr_drop_epoch on */
+    int lr_drop_epoch;           /* STEP: 80 */
+    int warmup;                  /* COSINE: linear warm-up steps */
+    double lr_min;               /* COSINE: final rate as a fraction of lr */
+    double l2;                   /* 0.001: l2 * w added to every gradient
+                                    (biases, norms, embeddings too: Hu) */
+    double weight_decay;         /* decoupled (AdamW): w -= lr * wd * w, on
+                                    weight matrices only */
+    double clip;                 /* 10: global gradient norm cap; <= 0: none */
+    double beta1, beta2, eps;    /* Adam: 0.9, 0.999, 1e-8 */
+    double val_frac;             /* rows held out of the fit for early
+                                    stopping (best validation MSE kept);
+                                    0: none, the last step's weights */
+    int patience;                /* stop after this many epochs without a
+                                    better validation MSE; 0: never */
+    int log_target;              /* 1: fit log(y) (y > 0), predict exp */
+    unsigned long seed;          /* shuffling, validation rows, dropout */
+    pred_epoch_fn on_epoch;      /* optional */
     void *ctx;
-    double *loss_out; /* optional, EPOCHS entries: loss per epoch */
+    double *loss_out; /* optional, pred_train_epochs() entries: loss per
+                         epoch */
 };
 
-/* Fills O with the values above (Hu, Table 2). */
+/* Fills O with Hu's Table 2 settings (counted in epochs, STEP schedule,
+ * no validation). */
 void pred_train_defaults(struct pred_train_opts *o);
+
+/* Fills O with hetsim's recipe for N training rows: counted in optimizer
+ * steps (docs/predictor.md, "The training recipe"): batch N/8 rounded to
+ * a power of two within [16, 256], 4000 steps, warm-up then cosine decay,
+ * AdamW decay on matrices, 15 % of the rows for early stopping. */
+void pred_train_recipe(struct pred_train_opts *o, size_t n);
+
+/* "step" / "cosine". 0, or -1. */
+int pred_schedule_parse(enum pred_schedule *s, const char *name);
+const char *pred_schedule_name(enum pred_schedule s);
+
+/* The most epochs pred_fit runs for N rows with O (the size of
+ * O->loss_out). */
+int pred_train_epochs(const struct pred_train_opts *o, size_t n);
+
+/* What a fit did: its options (pointers cleared) and outcome. Kept in
+ * the model and in its checkpoint (zeros for an older checkpoint). */
+struct pred_train_record {
+    struct pred_train_opts opts;
+    size_t n_fit, n_val; /* rows fitted, rows held out for validation */
+    int steps_run, epochs_run;
+    int best_step;  /* the step whose weights were kept */
+    double val_mse; /* validation MSE there (fitted, standardized units);
+                       NAN without validation */
+};
 
 /* ---- The model ------------------------------------------------------- */
 
@@ -157,6 +201,9 @@ struct pred_model *pred_load(const char *path, char *err, size_t errlen);
 /* The model's own copies (valid until pred_destroy). */
 const struct pred_schema *pred_model_schema(const struct pred_model *m);
 const struct pred_arch *pred_model_arch(const struct pred_model *m);
+
+/* The record of the last fit (or of the checkpoint's). */
+const struct pred_train_record *pred_model_record(const struct pred_model *m);
 
 /* The number of trainable parameters. */
 size_t pred_param_count(const struct pred_model *m);
