@@ -173,6 +173,12 @@ static void gavel_usage(void)
            "  -T, --throughputs F  Gavel's simulation_throughputs.json "
            "(required)\n"
            "  -o, --out FILE       the CSV to write, or - for stdout\n"
+           "      --physics        add log10_compute_ms (a step's FLOPs / "
+           "the GPU's\n"
+           "                       peak) and log10_memory_ms (16 bytes a "
+           "weight /\n"
+           "                       bandwidth): docs/predictor.md, "
+           "\"Physics features\"\n"
            "  -h, --help           show this help\n\n"
            "Example:\n"
            "  hetsim dataset gavel --throughputs "
@@ -185,18 +191,20 @@ static int gavel(int argc, char **argv)
     static const struct option long_options[] = {
         {"throughputs", required_argument, NULL, 'T'},
         {"out", required_argument, NULL, 'o'},
+        {"physics", no_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *tp = NULL, *out = NULL;
-    int opt;
+    int opt, physics = 0;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":T:o:h", long_options, NULL)) !=
+    while ((opt = getopt_long(argc, argv, ":T:o:ph", long_options, NULL)) !=
            -1) {
         switch (opt) {
         case 'T': tp = optarg; break;
         case 'o': out = optarg; break;
+        case 'p': physics = 1; break;
         case 'h': gavel_usage(); return CLI_OK;
         case ':':
             return cli_usage_error(GAVEL_CMD, "option '%s' needs a value",
@@ -219,7 +227,7 @@ static int gavel(int argc, char **argv)
     struct trace_out o;
     size_t nrows = 0, nflag = 0;
     if (rc == CLI_OK && (rc = cli_trace_out_open(&o, out)) == CLI_OK) {
-        rc = gavel_write_rows(o.f, m, tp, &nrows, &nflag);
+        rc = gavel_write_rows(o.f, m, tp, physics, &nrows, &nflag);
         if (rc == CLI_OK)
             rc = cli_trace_out_commit(&o);
         else

@@ -329,6 +329,28 @@ double pred_synth_memory_mb(const struct pred_memory_job *j);
 struct pred_table *pred_synth(enum pred_synth_schema s, size_t rows,
                               unsigned long seed, double noise);
 
+/* ---- Physics features (synth.c) -------------------------------------- */
+
+/* Training FLOPs of one sample (forward and backward) of a model of
+ * architecture ARCH ("cnn", "mlp", "rnn", "transformer"): the analytic
+ * model of Hu's schema (docs/predictor.md). NAN for an unknown ARCH. */
+double pred_flops_per_sample(const char *arch, double params_m,
+                             int num_layers, int input_dim);
+
+struct pred_physics_in {
+    const char *arch;
+    double params_m;
+    int num_layers, input_dim, batch_size;
+    double tflops, bandwidth_gbs; /* of one GPU */
+};
+
+/* The derived features of docs/predictor.md ("Physics features"): the
+ * compute time of one step (FLOPs / peak TFLOPS) and its memory time
+ * (16 bytes a weight / bandwidth), in ms on one GPU. 0, or -1 on an
+ * unknown architecture or a non-positive rate. */
+int pred_physics(const struct pred_physics_in *in, double *compute_ms,
+                 double *memory_ms);
+
 /* ---- Baselines (baseline.c, ridge.c, xgb.c) -------------------------- */
 
 enum pred_base_kind {
