@@ -13,10 +13,9 @@
 static void physics_cols(FILE *f, const struct trace_model_facts *md,
                          const struct trace_gpu_facts *g)
 {
-    struct pred_physics_in in = {md->arch,          md->params_m,
-                                 md->layers,        md->input_dim,
-                                 md->batch_size,    g->tflops_fp32,
-                                 g->bandwidth_gbs};
+    struct pred_physics_in in = {
+        md->arch,       md->params_m,   md->layers,      md->input_dim,
+        md->batch_size, g->tflops_fp32, g->bandwidth_gbs};
     double c, mem;
     char a[32], b[32];
     if (pred_physics(&in, &c, &mem) < 0)
@@ -29,9 +28,10 @@ int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
                      const char *path, int physics, size_t *nrows,
                      size_t *nflagged)
 {
-    fprintf(f, "job_type,model_family,domain,batch_size,params_m,layers,"
-               "gpu_type,gpu_count,gpu_memory_gb,gpu_tflops_fp32,"
-               "gpu_bandwidth_gbs,%srunnable,throughput\n",
+    fprintf(f,
+            "job_type,model_family,domain,batch_size,params_m,layers,"
+            "gpu_type,gpu_count,gpu_memory_gb,gpu_tflops_fp32,"
+            "gpu_bandwidth_gbs,%srunnable,throughput\n",
             physics ? "log10_compute_ms,log10_memory_ms," : "");
     *nrows = *nflagged = 0;
     const char *type, *worker;

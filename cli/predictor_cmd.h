@@ -32,6 +32,7 @@ struct pmodel_fit {
     unsigned long seed;
     int log_target;
     struct pmodel_nn_opts nn;
+    size_t val_last; /* networks: the last rows validate (pred_train_opts) */
     enum pred_order order;
     int order_set;
     double *loss_out; /* optional: loss per epoch (networks) or round

@@ -128,6 +128,7 @@ int pmodel_nn_fit(struct pmodel *m, const struct pmodel_spec *s,
     struct pred_train_opts o;
     pmodel_nn_train_opts(&f->nn, n, &o);
     o.log_target = f->log_target;
+    o.val_last = f->val_last;
     o.loss_out = f->loss_out;
     if (f->loss_out && f->nloss)
         *f->nloss = (size_t)pred_train_epochs(&o, n);

@@ -1,7 +1,8 @@
 /* checkpoint.c -- a trained model in one file, little-endian:
  *   "HSPREDNN" magic (8 bytes), u32 version,
  *   arch: str name, i32 d_model gru_fwd gru_bwd n_attn n_heads head_dim
- *         d_ff, f64 dropout, i32 order pool,
+ *         d_ff, f64 dropout, i32 order pool, (version 3) i32 tokens
+ *         head_relu,
  *   schema: i32 nfeat, per feature str name, i32 nlevels, nlevels str,
  *   standardization: per feature f64 mean sd, target f64 mean sd,
  *         i32 log_target fitted,
@@ -207,6 +208,8 @@ static void put_model(struct buf *b, const struct pred_model *m)
     put_f64(b, a->dropout);
     put_i32(b, (int)a->order);
     put_i32(b, (int)a->pool);
+    put_i32(b, (int)a->tokens);
+    put_i32(b, a->head_relu);
     put_i32(b, m->schema.nfeat);
     for (int i = 0; i < m->schema.nfeat; i++) {
         const struct pred_feature *f = &m->schema.feat[i];
@@ -290,7 +293,7 @@ static int slurp(struct buf *b, const char *path, char *err, size_t errlen)
 
 /* The architecture and schema of a checkpoint; FEAT is allocated. */
 static void get_shape(struct buf *b, struct pred_arch *a, struct pred_schema *s,
-                      struct pred_feature **feat)
+                      struct pred_feature **feat, uint32_t version)
 {
     char *name = get_str(b);
     memset(a, 0, sizeof *a);
@@ -307,6 +310,10 @@ static void get_shape(struct buf *b, struct pred_arch *a, struct pred_schema *s,
     a->dropout = get_f64(b);
     a->order = get_i32(b) == 1 ? PRED_ATTENTION_FIRST : PRED_GRU_FIRST;
     a->pool = get_i32(b) == 1 ? PRED_POOL_LAST : PRED_POOL_MEAN;
+    if (version >= 3) {
+        a->tokens = get_i32(b) == 1 ? PRED_TOKENS_ROW : PRED_TOKENS_FEATURE;
+        a->head_relu = get_i32(b) != 0;
+    }
     s->nfeat = get_i32(b);
     if (b->bad || s->nfeat < 1 || s->nfeat > PRED_MAX_FEATURES) {
         b->bad = 1;
@@ -393,7 +400,7 @@ struct pred_model *pred_load(const char *path, char *err, size_t errlen)
                  path, version, PRED_CKPT_VERSION);
         goto fail;
     }
-    get_shape(&b, &a, &s, &feat);
+    get_shape(&b, &a, &s, &feat, version);
     if (!b.bad && !(m = pred_alloc(&a, &s, why, sizeof why))) {
         snprintf(err, errlen, "%s: bad architecture or schema (%s)", path, why);
         goto fail;

@@ -154,6 +154,7 @@ struct pred_acts {
     pfloat *gru;                    /* (B, T, G) */
     struct pred_block_act blk[64];
     pfloat *pool, *pm, *pd; /* (B, P) pooled, dropout mask, dropped */
+    pfloat *ph;             /* (B, P) ReLU of pool (arch.head_relu) */
     pfloat *y;              /* (B) */
     pfloat *scratch;
 };
@@ -170,6 +171,7 @@ struct pred_model {
     int log_target;
     int fitted;
     int t, c, g, w_att, p; /* tokens, d_model, GRU out, attn width, pool */
+    int nx;                /* values of a row: the features */
     size_t nparams;
     pfloat *params, *grads, *m1, *v1; /* one block each */
     struct pred_weights w, dw;

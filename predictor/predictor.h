@@ -65,6 +65,12 @@ int pred_schema_level(const struct pred_schema *s, int feature,
 
 enum pred_order { PRED_GRU_FIRST, PRED_ATTENTION_FIRST };
 enum pred_pool { PRED_POOL_MEAN, PRED_POOL_LAST };
+/* How a row becomes a sequence: one learnt token of width d_model per
+ * feature (hetsim's reading), or one token whose channels are the row's
+ * standardized features (Hu's "sequence whose channels are the
+ * features": categorical codes standardized like numbers; d_model is
+ * then the number of features). */
+enum pred_tokens { PRED_TOKENS_FEATURE, PRED_TOKENS_ROW };
 
 /* The network: tokens of width D_MODEL -> [BiGRU] and [N_ATTN attention
  * blocks] in ORDER -> pooling over tokens -> one linear output. A GRU
@@ -78,15 +84,23 @@ struct pred_arch {
     int n_attn;   /* attention blocks; 0: none */
     int n_heads;  /* heads per block */
     int head_dim; /* key (and value) channels per head */
-    int d_ff;     /* hidden width of the ReLU feed-forward of a block */
+    int d_ff;     /* hidden width of the ReLU feed-forward of a block;
+                     0: no feed-forward sublayer and no second layer
+                     norm (Hu, Table 2) */
     double dropout;
     enum pred_order order;
     enum pred_pool pool;
+    enum pred_tokens tokens;
+    int head_relu; /* 1: ReLU on the pooled vector before the output
+                      dropout and layer (Hu, Table 2) */
 };
 
-/* Fills A with the preset NAME: "seed000" (Hu, Table 2), "seed002" (Wang
- * et al., section IV), "transformer" (seed000 without GRU), "bigru"
- * (seed000 without attention). Returns 0, or -1 for an unknown name. */
+/* Fills A with the preset NAME (docs/predictor.md, "Presets"):
+ * "tbigru" (hetsim's, the default), "hu2025" (Hu, Table 2 exactly),
+ * "wang2025" (Wang et al., section IV), "seed000" (hetsim's earlier
+ * reading of Hu: one token per feature, feed-forward sublayers),
+ * "seed002" (= wang2025), "transformer" (tbigru without GRU), "bigru"
+ * (tbigru without attention). Returns 0, or -1 for an unknown name. */
 int pred_arch_preset(struct pred_arch *a, const char *name);
 
 /* The preset names, comma separated, for help and error messages. */
@@ -127,6 +141,9 @@ struct pred_train_opts {
                                     0: none, the last step's weights */
     int patience;                /* stop after this many epochs without a
                                     better validation MSE; 0: never */
+    size_t val_last;             /* > 0: the last VAL_LAST rows given are the
+                                    validation rows (e.g. one group held out),
+                                    instead of VAL_FRAC drawn at random */
     int log_target;              /* 1: fit log(y) (y > 0), predict exp */
     unsigned long seed;          /* shuffling, validation rows, dropout */
     pred_epoch_fn on_epoch;      /* optional */
@@ -334,8 +351,8 @@ struct pred_table *pred_synth(enum pred_synth_schema s, size_t rows,
 /* Training FLOPs of one sample (forward and backward) of a model of
  * architecture ARCH ("cnn", "mlp", "rnn", "transformer"): the analytic
  * model of Hu's schema (docs/predictor.md). NAN for an unknown ARCH. */
-double pred_flops_per_sample(const char *arch, double params_m,
-                             int num_layers, int input_dim);
+double pred_flops_per_sample(const char *arch, double params_m, int num_layers,
+                             int input_dim);
 
 struct pred_physics_in {
     const char *arch;

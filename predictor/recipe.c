@@ -64,6 +64,8 @@ const char *pred_schedule_name(enum pred_schedule s)
 /* Rows fitted when N are given (the rest validate). */
 static size_t fit_rows(const struct pred_train_opts *o, size_t n)
 {
+    if (o->val_last > 0 && o->val_last < n)
+        return n - o->val_last;
     if (!(o->val_frac > 0) || n < 2)
         return n;
     size_t nv = (size_t)llround(o->val_frac * (double)n);

@@ -32,8 +32,8 @@ static int find(const char *const *names, int n, const char *s)
 
 /* ---- Hu's schema: GPU compute demand of a training job in GFLOPs ------ */
 
-double pred_flops_per_sample(const char *arch, double params_m,
-                             int num_layers, int input_dim)
+double pred_flops_per_sample(const char *arch, double params_m, int num_layers,
+                             int input_dim)
 {
     int a = find(ARCHS, NARCH, arch);
     if (a < 0 || num_layers < 1)

@@ -48,7 +48,7 @@ double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
 {
     /* The batch goes through in chunks whose activations stay in cache;
      * their parameter gradients add up to the batch's. */
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     double loss = 0;
     memset(m->grads, 0, m->nparams * sizeof *m->grads);
     for (int s = 0; s < bsz; s += m->chunk) {
@@ -78,7 +78,7 @@ static int standardize_train(struct pred_model *m, const double *x,
                              const double *y, size_t n, int log_target,
                              pfloat *xs, pfloat *ys, char *err, size_t errlen)
 {
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     double *ty = malloc(n * sizeof *ty);
     if (!ty)
         return fail(err, errlen, "out of memory", 0);
@@ -144,7 +144,7 @@ static const char *check_opts(const struct pred_train_opts *o, size_t n)
 static double val_mse(struct pred_model *m, const pfloat *xs, const pfloat *ys,
                       size_t nv)
 {
-    size_t t = (size_t)m->t, cap = (size_t)m->chunk;
+    size_t t = (size_t)m->nx, cap = (size_t)m->chunk;
     double sum = 0;
     for (size_t s = 0; s < nv; s += cap) {
         size_t nb = nv - s < cap ? nv - s : cap;
@@ -182,10 +182,13 @@ static int fit_prepare(struct pred_model *m, struct fit_state *f,
                        const struct pred_train_opts *o, char *err,
                        size_t errlen)
 {
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     memset(f, 0, sizeof *f);
     f->nf = n;
-    if (o->val_frac > 0 && n >= 2) {
+    if (o->val_last > 0 && o->val_last < n) {
+        f->nv = o->val_last;
+        f->nf = n - f->nv;
+    } else if (o->val_frac > 0 && n >= 2) {
         size_t nv = (size_t)llround(o->val_frac * (double)n);
         f->nv = nv < 1 ? 1 : nv > n - 1 ? n - 1 : nv;
         f->nf = n - f->nv;
@@ -205,7 +208,7 @@ static int fit_prepare(struct pred_model *m, struct fit_state *f,
         fail(err, errlen, "out of memory", 0);
         goto done;
     }
-    if (f->nv)
+    if (f->nv && !(o->val_last > 0 && o->val_last < n))
         pred_split(n, (double)f->nf / (double)n, o->seed + 104729, f->perm);
     else
         for (size_t i = 0; i < n; i++)
@@ -256,7 +259,7 @@ static int check_val(struct pred_model *m, struct fit_state *f,
 {
     if (!f->nv)
         return 0;
-    double v = val_mse(m, f->xs + f->nf * (size_t)m->t, f->ys + f->nf, f->nv);
+    double v = val_mse(m, f->xs + f->nf * (size_t)m->nx, f->ys + f->nf, f->nv);
     if (!(v >= m->rec.val_mse)) { /* also when val_mse is still NAN */
         m->rec.val_mse = v;
         m->rec.best_step = step;
@@ -281,7 +284,7 @@ int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
         fit_state_free(&f);
         return -1;
     }
-    size_t t = (size_t)m->t, nf = f.nf, bs = (size_t)o->batch;
+    size_t t = (size_t)m->nx, nf = f.nf, bs = (size_t)o->batch;
     memset(m->m1, 0, m->nparams * sizeof *m->m1);
     memset(m->v1, 0, m->nparams * sizeof *m->v1);
     m->adam_t = 0;
@@ -331,7 +334,7 @@ int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
 int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
                  char *err, size_t errlen)
 {
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     int cap = m->chunk;
     if (pred_acts_reserve(m, n < (size_t)cap ? (int)n : cap) < 0)
         return fail(err, errlen, "out of memory", 0);
