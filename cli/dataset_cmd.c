@@ -250,21 +250,20 @@ int cli_dataset(int argc, char **argv)
     if (cmd && strcmp(cmd, "gavel") == 0)
         return gavel(argc - 1, argv + 1);
     if (cmd && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
-        printf(
-            "Usage: hetsim dataset COMMAND [OPTIONS]\n"
-            "Writes the datasets of the predictor experiments as CSV.\n\n"
-            "Commands:\n"
-            "  synth  --schema gflops|memory: synthetic jobs with the "
-            "columns of Hu's or\n"
-            "         Wang et al.'s table, targets from an analytic "
-            "model\n"
-            "  gavel  --throughputs FILE: Gavel's measured throughputs "
-            "with model and\n"
-            "         GPU facts\n\n"
-            "`hetsim dataset COMMAND --help` explains each one. Train "
-            "on them with\n`hetsim predictor`.\n\n"
-            "Example:\n"
-            "  hetsim dataset synth --schema memory --seed 1 -o memory.csv\n");
+        printf("Usage: hetsim dataset COMMAND [OPTIONS]\n"
+               "Writes the datasets of the predictor experiments as CSV.\n\n"
+               "Commands:\n"
+               "  synth  --schema gflops|memory: synthetic jobs with the "
+               "columns of Hu's or\n"
+               "         Wang et al.'s table, targets from an analytic "
+               "model\n"
+               "  gavel  --throughputs FILE: Gavel's measured throughputs "
+               "with model and\n"
+               "         GPU facts\n\n"
+               "`hetsim dataset COMMAND --help` explains each one. Train "
+               "on them with\n`hetsim predictor`.\n\n"
+               "Example:\n"
+               "  hetsim dataset synth --schema memory --seed 1 -o memory.csv\n");
         return CLI_OK;
     }
     if (cmd)
