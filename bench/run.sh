@@ -131,8 +131,9 @@ python3 "$here/../traces/alibaba2023/synth.py" --pods 8000 --nodes 1500 \
 
 echo
 echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
+echo "   tbigru with hetsim's recipe (4000 steps) on 200, 2,000 and 20,000 rows;"
 echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
-echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
+echo "   (target: 10 us) and batched; seed002 (Wang et al.) per epoch on 452 rows"
 OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
 
 echo
