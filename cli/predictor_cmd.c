@@ -11,7 +11,9 @@
 #include "predictor_cmd.h"
 #include "trace_cmd.h"
 
-#define MODELS_HELP "tbigru, transformer, bigru, xgboost, rf, tree, linear"
+#define MODELS_HELP                                                            \
+    "tbigru, transformer, bigru, hu2025, wang2025, seed000, seed002, "         \
+    "xgboost, rf, tree, linear"
 
 static const char OPTIONS_HELP[] =
     "\nOptions:\n"
@@ -28,8 +30,10 @@ static const char OPTIONS_HELP[] =
     "                        eval, predict: the model file\n"
     "      --models LIST     compare: comma list of models (default "
     "all)\n"
-    "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
-    "seed002 (Wang)\n"
+    "      --arch NAME       tbigru's preset: tbigru (default), hu2025, "
+    "wang2025,\n"
+    "                        seed000, seed002 (docs/predictor.md, "
+    "\"Presets\")\n"
     "      --order O         gru-first or attention-first\n"
     "Networks' training (docs/predictor.md; default: hetsim's recipe):\n"
     "      --recipe R        hetsim (steps, cosine, early stopping) or "
@@ -248,7 +252,7 @@ static int parse_args(int argc, char **argv, const char *sub,
         {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
-    a->arch = "seed000";
+    a->arch = "tbigru";
     a->repeats = 5;
     a->plots = 1;
     a->fit.seed = 1;

@@ -333,7 +333,8 @@ static int parse_models(struct cmp *c, const struct pcli_args *a)
             return cli_usage_error("hetsim predictor compare",
                                    "unknown "
                                    "model '%s' (choose from: tbigru, "
-                                   "transformer, bigru, xgboost, rf, tree, "
+                                   "transformer, bigru, hu2025, wang2025, "
+                                   "seed000, seed002, xgboost, rf, tree, "
                                    "linear)",
                                    tok);
         c->nmodels++;

@@ -6,13 +6,17 @@
 
 #include "predictor_cmd.h"
 
-static const char *const NN_NAMES[] = {"tbigru", "transformer", "bigru"};
+/* tbigru takes --arch; the others name their preset. */
+static const char *const NN_NAMES[] = {"tbigru", "transformer", "bigru",
+                                       "hu2025", "wang2025",    "seed000",
+                                       "seed002"};
+#define NN_COUNT (sizeof NN_NAMES / sizeof *NN_NAMES)
 
 int pmodel_parse(struct pmodel_spec *s, const char *name, const char *arch)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < NN_COUNT; i++)
         if (strcmp(name, NN_NAMES[i]) == 0) {
             s->nn = 1;
             snprintf(s->arch, sizeof s->arch, "%s", i ? name : arch);
