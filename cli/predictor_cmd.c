@@ -46,7 +46,7 @@ static const char OPTIONS_HELP[] =
     "16..256)\n"
     "      --lr X, --schedule cosine|step, --warmup N, --lr-min FRAC\n"
     "                        peak rate (0.003), schedule, warm-up steps "
-    "(200),\n"
+    "(5 % of them),\n"
     "                        final rate as a fraction of lr (0.01)\n"
     "      --weight-decay X  AdamW decay of weight matrices only "
     "(0.01)\n"

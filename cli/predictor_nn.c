@@ -92,6 +92,8 @@ void pmodel_nn_train_opts(const struct pmodel_nn_opts *o, size_t n,
         t->batch = o->batch;
     if (o->warmup >= 0)
         t->warmup = o->warmup;
+    else if (o->steps > 0) /* the recipe's share: 5 % of the steps */
+        t->warmup = t->steps / 20;
     if (o->patience >= 0)
         t->patience = o->patience;
     if (o->schedule >= 0)

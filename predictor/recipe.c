@@ -37,7 +37,7 @@ void pred_train_recipe(struct pred_train_opts *o, size_t n)
     o->steps = 4000;
     o->schedule = PRED_SCHED_COSINE;
     o->lr = 0.003;
-    o->warmup = 200;
+    o->warmup = o->steps / 20;
     o->lr_min = 0.01;
     o->l2 = 0;
     o->weight_decay = 0.01;
