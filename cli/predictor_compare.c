@@ -161,42 +161,44 @@ done:
     return rc;
 }
 
-/* --leave-out, networks: the step budget chosen by early stopping on one
- * inner group held out (fold SPLIT mod the folds), into F->nn.steps; the
- * refit on every training row then runs that many steps, no validation. */
+/* --leave-out, networks: the step budget, the mean over the inner folds
+ * (each training group held out in turn, up to CMP_INNER_FOLDS) of the
+ * step of least validation MSE on the held-out group, into F->nn.steps;
+ * the refit on every training row then runs that many steps with no
+ * validation. */
 static int tune_nn_steps(const struct pmodel_spec *s, struct pmodel_fit *f,
                          const struct pred_schema *sc, const double *tx,
                          const double *ty, const size_t *tg, size_t nt,
-                         size_t split, char *err, size_t errlen)
+                         char *err, size_t errlen)
 {
-    size_t nf = (size_t)sc->nfeat, *idx = malloc(nt * sizeof *idx), nfit = 0;
+    size_t nf = (size_t)sc->nfeat, *idx = malloc(nt * sizeof *idx), nfit;
     double *x = malloc(nt * nf * sizeof *x), *y = malloc(nt * sizeof *y);
     int rc = -1;
     if (!idx || !x || !y) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    size_t folds = 0;
-    while (inner_fold(f, tg, tx, ty, nt, nf, folds, x, y, idx) > 0)
-        folds++;
-    if (folds > 0)
-        nfit = inner_fold(f, tg, tx, ty, nt, nf, split % folds, x, y, idx);
-    rc = 0;
-    if (nfit == 0) /* one group only: keep the recipe's validation */
-        goto done;
     struct pmodel_fit g = *f;
     g.nn.ensemble = 1;
-    g.val_last = nt - nfit;
     g.loss_out = NULL;
-    struct pmodel m;
-    rc = pmodel_fit(&m, s, &g, sc, x, y, nt, err, errlen);
-    if (rc == 0) {
-        int best = pred_model_record(m.nn)->best_step;
-        f->nn.steps = best > 1 ? best : 1;
+    g.nloss = NULL;
+    long sum = 0, folds = 0;
+    rc = 0;
+    while (rc == 0 && (nfit = inner_fold(f, tg, tx, ty, nt, nf, (size_t)folds,
+                                         x, y, idx)) > 0) {
+        struct pmodel m;
+        g.val_last = nt - nfit;
+        rc = pmodel_fit(&m, s, &g, sc, x, y, nt, err, errlen);
+        if (rc == 0)
+            sum += pred_model_record(m.nn)->best_step, folds++;
+        pmodel_free(&m);
+    }
+    if (rc == 0 && folds > 0) { /* one group only: the recipe's validation */
+        long best = (sum + folds / 2) / folds;
+        f->nn.steps = best > 1 ? (int)best : 1;
         f->nn.epochs = -1;
         f->nn.val_frac = 0;
     }
-    pmodel_free(&m);
 done:
     free(idx);
     free(x);
@@ -219,8 +221,7 @@ static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
                       err, errlen) < 0)
         return -1;
     if (s.nn && tg &&
-        tune_nn_steps(&s, &f, c->schema, tx, ty, tg, nt, split, err, errlen) <
-            0)
+        tune_nn_steps(&s, &f, c->schema, tx, ty, tg, nt, err, errlen) < 0)
         return -1;
     if (split == 0) {
         f.loss_out = cm->loss;
