@@ -1,9 +1,10 @@
 /* bench_predictor.c -- speed of the predictor (float build): training
- * seed000 on 517 rows of Hu's columns for 200 epochs, inference at batch
- * 1 and batched, and seed002's time per epoch on 452 rows of Wang's
- * columns. The rows are random (only the speed is measured). Times
- * are CPU seconds. Usage:
- * bench_predictor [epochs_seed002 [epochs_seed000]] */
+ * tbigru with hetsim's recipe (docs/predictor.md) on 200, 2,000 and
+ * 20,000 rows of Hu's columns, seed000 on 517 rows for 200 epochs (Hu's
+ * Table 2), inference at batch 1 and batched, and seed002's time per
+ * epoch on 452 rows of Wang's columns. The rows are random (only the
+ * speed is measured). Times are CPU seconds. Usage:
+ * bench_predictor [epochs_seed002 [epochs_seed000 [max_recipe_rows]]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -69,12 +70,42 @@ static struct pred_model *model(const char *preset,
     return m;
 }
 
+/* tbigru with the recipe on N random rows of Hu's columns. */
+static int recipe_time(size_t n)
+{
+    double *x = malloc(n * 9 * sizeof *x), *y = malloc(n * sizeof *y);
+    char err[200];
+    if (!x || !y)
+        return 1;
+    rows(x, y, hu, 9, (int)n);
+    struct pred_model *m = model("tbigru", hu, 9);
+    struct pred_train_opts o;
+    pred_train_recipe(&o, n);
+    double t0 = now();
+    int rc = pred_fit(m, x, y, n, &o, err, sizeof err);
+    double t1 = now();
+    if (rc == 0)
+        printf("   tbigru recipe: train %5zu rows, %d steps of %3d "
+               "(best step %4d)  %8.3f s\n",
+               n, o.steps, o.batch, pred_model_record(m)->best_step, t1 - t0);
+    else
+        fprintf(stderr, "bench_predictor: %s\n", err);
+    pred_destroy(m);
+    free(x);
+    free(y);
+    return rc != 0;
+}
+
 int main(int argc, char **argv)
 {
     int e2 = argc > 1 ? atoi(argv[1]) : 2;
     int e0 = argc > 2 ? atoi(argv[2]) : 200;
+    size_t nmax = argc > 3 ? (size_t)atol(argv[3]) : 20000;
     static double x[517 * 9], y[517], p[517];
     char err[200];
+    for (size_t n = 200; n <= nmax; n *= 10)
+        if (recipe_time(n))
+            return 1;
     rows(x, y, hu, 9, 517);
     struct pred_model *m = model("seed000", hu, 9);
     struct pred_train_opts o;
@@ -85,7 +116,7 @@ int main(int argc, char **argv)
         return fprintf(stderr, "bench_predictor: %s\n", err), 1;
     double t1 = now();
     printf("   seed000 (%zu parameters): train 517 rows x %d epochs, "
-           "batch 256   %8.3f s\n",
+           "batch 256 (Hu)  %8.3f s\n",
            pred_param_count(m), e0, t1 - t0);
     int reps = 20000;
     t0 = now();

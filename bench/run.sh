@@ -285,15 +285,16 @@ done
 
 echo
 echo "== Predictor (float build, one core: OPENBLAS_NUM_THREADS=1; CPU seconds)"
+echo "   tbigru with hetsim's recipe (4000 steps) on 200, 2,000 and 20,000 rows;"
 echo "   seed000 (Hu, Table 2) on 517 rows for 200 epochs; inference at batch 1"
-echo "   and batched; seed002 (Wang et al.) per epoch on 452 rows"
+echo "   (target: 10 us) and batched; seed002 (Wang et al.) per epoch on 452 rows"
 OPENBLAS_NUM_THREADS=1 "$build/bench/bench_predictor" 2
 
 echo
 echo "== Predictor in the loop: 1,000,000 jobs, SJF, oracle vs the Transformer-BiGRU"
 echo "   (Poisson arrivals at load 0.9 on 1,000 each of V100, P100, K80; Gavel job"
 echo "   types drawn uniformly, GPU counts 1:0.7,2:0.1,4:0.1,8:0.1, seed 1; the"
-echo "   run-time model is seed000 trained on \`hetsim dataset gavel\`)"
+echo "   run-time model is tbigru, hetsim's recipe, trained on \`hetsim dataset gavel\`)"
 matrix="$here/../traces/gavel/simulation_throughputs.json"
 "$hetsim" dataset gavel --throughputs "$matrix" -o "$work/gavel-all.csv" 2>/dev/null
 awk -F, 'NR == 1 || $(NF - 1) == 1' "$work/gavel-all.csv" > "$work/gavel.csv"
@@ -301,7 +302,7 @@ start=$(date +%s.%N)
 "$hetsim" predictor train -q --data "$work/gavel.csv" --target throughput \
   --model tbigru --log-target --drop runnable,job_type -o "$work/runtime.bin"
 end=$(date +%s.%N)
-awk -v s="$start" -v e="$end" 'BEGIN { printf "   training (246 rows, 200 epochs)  %8.3f s\n", e - s }'
+awk -v s="$start" -v e="$end" 'BEGIN { printf "   training (246 rows, 4000 steps)  %8.3f s\n", e - s }'
 "$hetsim" trace generate -n 1000000 --load 0.9 \
   --cluster "$here/cluster-gavel-3000.json" --job-types-from "$matrix" \
   -g 1:0.7,2:0.1,4:0.1,8:0.1 -o "$work/typed.csv" >/dev/null 2>&1

@@ -178,6 +178,12 @@ static void gavel_usage(void)
            "                       GPU type) with gpu_util from the measured "
            "pairs, for\n"
            "                       util-pack's model (docs/sharing.md)\n"
+           "      --physics        add log10_compute_ms (a step's FLOPs / "
+           "the GPU's\n"
+           "                       peak) and log10_memory_ms (16 bytes a "
+           "weight /\n"
+           "                       bandwidth): docs/predictor.md, "
+           "\"Physics features\"\n"
            "  -h, --help           show this help\n\n"
            "Example:\n"
            "  hetsim dataset gavel --throughputs "
@@ -191,15 +197,16 @@ static int gavel(int argc, char **argv)
         {"throughputs", required_argument, NULL, 'T'},
         {"out", required_argument, NULL, 'o'},
         {"target", required_argument, NULL, 'g'},
+        {"physics", no_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *tp = NULL, *out = NULL;
     int util = 0;
-    int opt;
+    int opt, physics = 0;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":T:o:g:h", long_options, NULL)) !=
+    while ((opt = getopt_long(argc, argv, ":T:o:g:ph", long_options, NULL)) !=
            -1) {
         switch (opt) {
         case 'T': tp = optarg; break;
@@ -210,6 +217,7 @@ static int gavel(int argc, char **argv)
                                        "or util, got '%s'", optarg);
             util = strcmp(optarg, "util") == 0;
             break;
+        case 'p': physics = 1; break;
         case 'h': gavel_usage(); return CLI_OK;
         case ':':
             return cli_usage_error(GAVEL_CMD, "option '%s' needs a value",
@@ -233,7 +241,7 @@ static int gavel(int argc, char **argv)
     size_t nrows = 0, nflag = 0;
     if (rc == CLI_OK && (rc = cli_trace_out_open(&o, out)) == CLI_OK) {
         rc = util ? gavel_write_util_rows(o.f, m, tp, &nrows)
-                  : gavel_write_rows(o.f, m, tp, &nrows, &nflag);
+                  : gavel_write_rows(o.f, m, tp, physics, &nrows, &nflag);
         if (rc == CLI_OK)
             rc = cli_trace_out_commit(&o);
         else

@@ -11,7 +11,9 @@
 #include "predictor_cmd.h"
 #include "trace_cmd.h"
 
-#define MODELS_HELP "tbigru, transformer, bigru, xgboost, rf, tree, linear"
+#define MODELS_HELP                                                            \
+    "tbigru, transformer, bigru, hu2025, wang2025, seed000, seed002, "         \
+    "xgboost, rf, tree, linear"
 
 static const char OPTIONS_HELP[] =
     "\nOptions:\n"
@@ -28,11 +30,35 @@ static const char OPTIONS_HELP[] =
     "                        eval, predict: the model file\n"
     "      --models LIST     compare: comma list of models (default "
     "all)\n"
-    "      --arch NAME       tbigru's preset: seed000 (Hu, default), "
-    "seed002 (Wang)\n"
+    "      --arch NAME       tbigru's preset: tbigru (default), hu2025, "
+    "wang2025,\n"
+    "                        seed000, seed002 (docs/predictor.md, "
+    "\"Presets\")\n"
     "      --order O         gru-first or attention-first\n"
-    "      --epochs N        networks' epochs (default 200, Hu's "
-    "Table 2)\n"
+    "Networks' training (docs/predictor.md; default: hetsim's recipe):\n"
+    "      --recipe R        hetsim (steps, cosine, early stopping) or "
+    "hu2025\n"
+    "                        (Hu's Table 2: 200 epochs of 256, lr 0.01 "
+    "then 0.001)\n"
+    "      --steps N         optimizer steps (default 4000)\n"
+    "      --epochs N        count in epochs instead of steps\n"
+    "      --batch N         rows a step (default n/8 as a power of 2, "
+    "16..256)\n"
+    "      --lr X, --schedule cosine|step, --warmup N, --lr-min FRAC\n"
+    "                        peak rate (0.003), schedule, warm-up steps "
+    "(5 % of them),\n"
+    "                        final rate as a fraction of lr (0.01)\n"
+    "      --weight-decay X  AdamW decay of weight matrices only "
+    "(0.01)\n"
+    "      --l2 X            L2 on every parameter, Hu's (0)\n"
+    "      --clip X          gradient norm cap (1; 0: none)\n"
+    "      --dropout P       instead of the preset's\n"
+    "      --val-frac F      training rows held out for early stopping "
+    "(0.15)\n"
+    "      --patience N      epochs without improvement before stopping "
+    "(0: never)\n"
+    "      --ensemble K      compare: mean of K networks (seeds S, "
+    "S+1000, ...)\n"
     "      --log-target      fit log(target); metrics stay in "
     "original units\n"
     "      --seed S          seed of splits and models (default 1)\n"
@@ -147,7 +173,6 @@ static int parse_hyper(struct pcli_args *a, const char *sub, int opt)
 static int parse_option(struct pcli_args *a, const char *sub, int opt,
                         char **argv)
 {
-    double v = 0;
     int rc = 0;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
@@ -180,10 +205,6 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
             a->repeats > 1000)
             return cli_usage_error(cmd, "--repeats: expected 1 to 1000");
         break;
-    case 'E':
-        if (!(rc = number_opt(sub, "--epochs", optarg, 1, 100000, &v)))
-            a->fit.epochs = (int)v;
-        break;
     case 'x':
     case 'e':
     case 'r':
@@ -194,6 +215,8 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
         return cli_usage_error(cmd, "option '%s' needs a value",
                                argv[optind - 1]);
     default:
+        if ((rc = pmodel_nn_option(&a->fit.nn, cmd, opt, optarg)) != 1)
+            return rc;
         return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
     }
     return rc;
@@ -211,7 +234,6 @@ static int parse_args(int argc, char **argv, const char *sub,
         {"models", required_argument, NULL, 'M'},
         {"arch", required_argument, NULL, 'A'},
         {"order", required_argument, NULL, 'O'},
-        {"epochs", required_argument, NULL, 'E'},
         {"log-target", no_argument, NULL, 'l'},
         {"seed", required_argument, NULL, 'S'},
         {"repeats", required_argument, NULL, 'k'},
@@ -226,13 +248,15 @@ static int parse_args(int argc, char **argv, const char *sub,
         {"no-plots", no_argument, NULL, 'P'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
+        PMODEL_NN_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
-    a->arch = "seed000";
+    a->arch = "tbigru";
     a->repeats = 5;
     a->plots = 1;
     a->fit.seed = 1;
+    pmodel_nn_defaults(&a->fit.nn);
     int opt, rc;
     optind = 1;
     opterr = 0;

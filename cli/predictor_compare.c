@@ -66,12 +66,55 @@ static double try_fit(const struct pmodel_spec *s, const struct pmodel_fit *f,
     return mt.mse;
 }
 
-/* Chooses S->params on a validation part of the training rows (TX, TY,
- * NT); records the choice in CHOICE. 0, or -1 with a message. */
+/* Inner fold K of the training rows TX, TY (NT): a seeded 80/20 split
+ * (one fold), or with groups TG (--leave-out) the rows of the K-th group
+ * present (up to CMP_INNER_FOLDS). Writes the rows, fitted ones first,
+ * to X, Y and returns how many are fitted; 0 past the last fold. */
+#define CMP_INNER_FOLDS 5
+static size_t inner_fold(const struct pmodel_fit *f, const size_t *tg,
+                         const double *tx, const double *ty, size_t nt,
+                         size_t nf, size_t k, double *x, double *y, size_t *idx)
+{
+    size_t nfit = 0;
+    if (!tg) {
+        if (k > 0)
+            return 0;
+        nfit = pred_split(nt, 0.8, f->seed + VALID_SEED_OFFSET, idx);
+    } else {
+        /* The K-th smallest group code among the training rows. */
+        size_t g = (size_t)-1, seen = 0, prev = 0;
+        for (size_t j = 0; j <= k && j < CMP_INNER_FOLDS; j++, seen++) {
+            size_t next = (size_t)-1;
+            for (size_t i = 0; i < nt; i++)
+                if ((j == 0 || tg[i] > prev) && tg[i] < next)
+                    next = tg[i];
+            if (next == (size_t)-1)
+                break;
+            g = prev = next;
+        }
+        if (seen != k + 1 || g == (size_t)-1)
+            return 0;
+        size_t a = 0, b = nt;
+        for (size_t i = 0; i < nt; i++)
+            idx[tg[i] == g ? --b : a++] = i;
+        if (a == 0)
+            return 0;
+        nfit = a;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        memcpy(x + i * nf, tx + idx[i] * nf, nf * sizeof *x);
+        y[i] = ty[idx[i]];
+    }
+    return nfit;
+}
+
+/* Chooses S->params on inner folds of the training rows (TX, TY, NT;
+ * groups TG or NULL): the grid point of least validation MSE summed over
+ * the folds; records the choice in CHOICE. 0, or -1 with a message. */
 static int tune(struct pmodel_spec *s, const struct pmodel_fit *f,
                 const struct pred_schema *sc, const double *tx,
-                const double *ty, size_t nt, char *choice, size_t clen,
-                char *err, size_t errlen)
+                const double *ty, const size_t *tg, size_t nt, char *choice,
+                size_t clen, char *err, size_t errlen)
 {
     size_t nf = (size_t)sc->nfeat, *idx = malloc(nt * sizeof *idx);
     double *x = malloc(nt * nf * sizeof *x), *y = malloc(nt * sizeof *y);
@@ -81,21 +124,22 @@ static int tune(struct pmodel_spec *s, const struct pmodel_fit *f,
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    size_t nfit = pred_split(nt, 0.8, f->seed + VALID_SEED_OFFSET, idx);
-    for (size_t i = 0; i < nt; i++) {
-        memcpy(x + i * nf, tx + idx[i] * nf, nf * sizeof *x);
-        y[i] = ty[idx[i]];
-    }
     double best = INFINITY;
     struct pred_base_params p;
     s->params_set = 1;
     for (size_t g = 0; grid_point(s->kind, g, &p) == 0; g++) {
         struct pmodel_spec trial = *s;
         trial.params = p;
-        double mse = try_fit(&trial, f, sc, x, y, nfit, x + nfit * nf, y + nfit,
-                             nt - nfit, scratch, err, errlen);
-        if (isnan(mse))
-            goto done;
+        double mse = 0;
+        size_t nfit;
+        for (size_t k = 0;
+             (nfit = inner_fold(f, tg, tx, ty, nt, nf, k, x, y, idx)) > 0;
+             k++) {
+            mse += try_fit(&trial, f, sc, x, y, nfit, x + nfit * nf, y + nfit,
+                           nt - nfit, scratch, err, errlen);
+            if (isnan(mse))
+                goto done;
+        }
         if (mse < best) {
             best = mse;
             s->params = p;
@@ -117,18 +161,67 @@ done:
     return rc;
 }
 
+/* --leave-out, networks: the step budget, the mean over the inner folds
+ * (each training group held out in turn, up to CMP_INNER_FOLDS) of the
+ * step of least validation MSE on the held-out group, into F->nn.steps;
+ * the refit on every training row then runs that many steps with no
+ * validation. */
+static int tune_nn_steps(const struct pmodel_spec *s, struct pmodel_fit *f,
+                         const struct pred_schema *sc, const double *tx,
+                         const double *ty, const size_t *tg, size_t nt,
+                         char *err, size_t errlen)
+{
+    size_t nf = (size_t)sc->nfeat, *idx = malloc(nt * sizeof *idx), nfit;
+    double *x = malloc(nt * nf * sizeof *x), *y = malloc(nt * sizeof *y);
+    int rc = -1;
+    if (!idx || !x || !y) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    struct pmodel_fit g = *f;
+    g.nn.ensemble = 1;
+    g.loss_out = NULL;
+    g.nloss = NULL;
+    long sum = 0, folds = 0;
+    rc = 0;
+    while (rc == 0 && (nfit = inner_fold(f, tg, tx, ty, nt, nf, (size_t)folds,
+                                         x, y, idx)) > 0) {
+        struct pmodel m;
+        g.val_last = nt - nfit;
+        rc = pmodel_fit(&m, s, &g, sc, x, y, nt, err, errlen);
+        if (rc == 0)
+            sum += pred_model_record(m.nn)->best_step, folds++;
+        pmodel_free(&m);
+    }
+    if (rc == 0 && folds > 0) { /* one group only: the recipe's validation */
+        long best = (sum + folds / 2) / folds;
+        f->nn.steps = best > 1 ? (int)best : 1;
+        f->nn.epochs = -1;
+        f->nn.val_frac = 0;
+    }
+done:
+    free(idx);
+    free(x);
+    free(y);
+    return rc;
+}
+
 /* One model on one split: tune (baselines), fit, time, predict. */
 static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
-                   const double *ty, size_t nt, const double *vx,
-                   const double *vy, size_t nv, char *err, size_t errlen)
+                   const double *ty, const size_t *tg, size_t nt,
+                   const double *vx, const double *vy, size_t nv, char *err,
+                   size_t errlen)
 {
     struct cmp_model *cm = &c->models[mi];
     struct pmodel_spec s = cm->spec;
     struct pmodel_fit f = c->fit;
     f.seed = c->fit.seed + split;
-    char choice[64] = "preset";
-    if (!s.nn && tune(&s, &f, c->schema, tx, ty, nt, choice, sizeof choice, err,
-                      errlen) < 0)
+    char choice[256] = "preset";
+    if (!s.nn && tune(&s, &f, c->schema, tx, ty, tg, nt, choice, sizeof choice,
+                      err, errlen) < 0)
+        return -1;
+    if (s.nn && tg &&
+        tune_nn_steps(&s, &f, c->schema, tx, ty, tg, nt, err, errlen) < 0)
         return -1;
     if (split == 0) {
         f.loss_out = cm->loss;
@@ -142,6 +235,8 @@ static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
     if (rc == 0)
         rc = pmodel_predict(&m, vx, nv, yhat, err, errlen);
     double t2 = cli_clock();
+    if (rc == 0 && m.nn)
+        pmodel_nn_describe(&m, choice, sizeof choice);
     pmodel_free(&m);
     if (rc < 0)
         return -1;
@@ -178,17 +273,19 @@ static int run_all(struct cmp *c, int progress)
 {
     const struct pred_table *t = c->t;
     size_t nf = (size_t)t->nfeat, n = t->n;
-    size_t *idx = malloc(n * sizeof *idx);
+    size_t *idx = malloc(n * sizeof *idx), *tg = malloc(n * sizeof *tg);
     double *x = malloc(n * nf * sizeof *x), *y = malloc(n * sizeof *y);
     char err[512];
     int rc = CLI_OK;
-    if (!idx || !x || !y) {
+    if (!idx || !tg || !x || !y) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
     }
     for (size_t k = 0; rc == CLI_OK && k < c->nsplits; k++) {
         size_t nt = make_split(c, k, idx);
         gather(t, idx, n, x, y);
+        for (size_t i = 0; c->loo && i < nt; i++)
+            tg[i] = t->group[idx[i]];
         if (k == 0) {
             memcpy(c->actual0, y + nt, (n - nt) * sizeof *y);
             c->ntest0 = n - nt;
@@ -199,8 +296,8 @@ static int run_all(struct cmp *c, int progress)
                 fprintf(stderr, "\rsplit %zu/%zu: %-12s", k + 1, c->nsplits,
                         c->models[mi].spec.name);
             struct cmp_model *cm = &c->models[mi];
-            if (run_one(c, mi, k, x, y, nt, x + nt * nf, y + nt, n - nt, err,
-                        sizeof err) < 0) {
+            if (run_one(c, mi, k, x, y, c->loo ? tg : NULL, nt, x + nt * nf,
+                        y + nt, n - nt, err, sizeof err) < 0) {
                 cli_error("%s: %s", cm->spec.name, err);
                 rc = CLI_FAILURE;
                 break;
@@ -213,6 +310,7 @@ static int run_all(struct cmp *c, int progress)
     if (progress)
         fprintf(stderr, "\r%40s\r", "");
     free(idx);
+    free(tg);
     free(x);
     free(y);
     return rc;
@@ -236,7 +334,8 @@ static int parse_models(struct cmp *c, const struct pcli_args *a)
             return cli_usage_error("hetsim predictor compare",
                                    "unknown "
                                    "model '%s' (choose from: tbigru, "
-                                   "transformer, bigru, xgboost, rf, tree, "
+                                   "transformer, bigru, hu2025, wang2025, "
+                                   "seed000, seed002, xgboost, rf, tree, "
                                    "linear)",
                                    tok);
         c->nmodels++;

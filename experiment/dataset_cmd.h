@@ -14,7 +14,8 @@
  * (job type, GPU type, GPU count), consolidated placement. Returns an exit
  * code, having printed why when it is not CLI_OK. */
 int gavel_write_rows(FILE *f, const struct trace_throughputs *m,
-                     const char *path, size_t *nrows, size_t *nflagged);
+                     const char *path, int physics, size_t *nrows,
+                     size_t *nflagged);
 
 /* The utilization dataset of M (dataset_util.c): one row per (job type,
  * GPU type) with a measured pair, target gpu_util. An exit code. */

@@ -177,6 +177,10 @@ void pcmp_print_table(const struct cmp *c, const char *target)
                    m.r2);
         }
     }
+    for (size_t mi = 0; mi < c->nmodels; mi++)
+        if (c->models[mi].spec.nn)
+            printf("%s, split 0: %s\n", c->models[mi].spec.name,
+                   c->models[mi].choice[0]);
     printf("Metrics on the test rows in original units, mean over splits. "
            "ExtraTrees,\nCatBoost and LightGBM (in the papers' tables) are "
            "not packaged for Debian:\nnot run. Results in %s/ "

@@ -11,7 +11,7 @@
 struct cmp_model {
     struct pmodel_spec spec;
     struct pred_metrics *m; /* (nsplits) test metrics of each split */
-    char (*choice)[64];     /* (nsplits) hyper-parameters chosen */
+    char (*choice)[256];    /* (nsplits) hyper-parameters chosen */
     double train_s;         /* summed over splits */
     double infer_us;        /* per test row, summed over splits */
     double *pred0;          /* (ntest0) predictions of split 0 */

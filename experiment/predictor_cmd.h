@@ -17,11 +17,22 @@ struct pmodel_spec {
     int params_set; /* params chosen, else the defaults */
 };
 
+/* The networks' training options given on the command line; a value
+ * left at -1 (NAN for reals) is the recipe's (predictor_nn.c). */
+struct pmodel_nn_opts {
+    int hu; /* --recipe hu2025: Hu's Table 2 (epochs), else hetsim's */
+    int epochs, steps, batch, warmup, patience, schedule;
+    double lr, lr_min, weight_decay, l2, clip, val_frac, dropout;
+    int ensemble; /* models averaged, from seeds seed, seed + 1000, ... */
+};
+#define PMODEL_MAX_ENSEMBLE 16
+
 /* How to fit: shared by every model. */
 struct pmodel_fit {
     unsigned long seed;
     int log_target;
-    int epochs; /* networks; 0: the preset's */
+    struct pmodel_nn_opts nn;
+    size_t val_last; /* networks: the last rows validate (pred_train_opts) */
     enum pred_order order;
     int order_set;
     double *loss_out; /* optional: loss per epoch (networks) or round
@@ -31,9 +42,46 @@ struct pmodel_fit {
 #define PMODEL_MAX_LOSS 100000
 
 struct pmodel {
-    struct pred_model *nn;
+    struct pred_model *nn; /* = ens[0] */
+    struct pred_model *ens[PMODEL_MAX_ENSEMBLE];
+    int nens;
     struct pred_base *base;
 };
+
+/* predictor_nn.c: the networks' options. */
+void pmodel_nn_defaults(struct pmodel_nn_opts *o);
+/* Parses network option OPT (a getopt code of PMODEL_NN_LONG_OPTIONS)
+ * with ARG into O: 0, 1 when OPT is not one, or an exit code (usage). */
+int pmodel_nn_option(struct pmodel_nn_opts *o, const char *cmd, int opt,
+                     const char *arg);
+/* The training options of N rows: the recipe, then O's overrides. */
+void pmodel_nn_train_opts(const struct pmodel_nn_opts *o, size_t n,
+                          struct pred_train_opts *t);
+/* Trains the network(s) of S on N rows into M. 0, or -1. */
+int pmodel_nn_fit(struct pmodel *m, const struct pmodel_spec *s,
+                  const struct pmodel_fit *f, const struct pred_schema *sc,
+                  const double *x, const double *y, size_t n, char *err,
+                  size_t errlen);
+/* "steps=4000 batch=32 ..." of model M's first network into BUF. */
+void pmodel_nn_describe(const struct pmodel *m, char *buf, size_t len);
+#define PMODEL_NN_LONG_OPTIONS                                                 \
+    {"recipe", required_argument, NULL, 1000},                                 \
+        {"steps", required_argument, NULL, 1001},                              \
+        {"batch", required_argument, NULL, 1002},                              \
+        {"lr", required_argument, NULL, 1003},                                 \
+        {"lr-min", required_argument, NULL, 1004},                             \
+        {"warmup", required_argument, NULL, 1005},                             \
+        {"schedule", required_argument, NULL, 1006},                           \
+        {"weight-decay", required_argument, NULL, 1007},                       \
+        {"l2", required_argument, NULL, 1008},                                 \
+        {"clip", required_argument, NULL, 1009},                               \
+        {"val-frac", required_argument, NULL, 1010},                           \
+        {"patience", required_argument, NULL, 1011},                           \
+        {"dropout", required_argument, NULL, 1012},                            \
+        {"ensemble", required_argument, NULL, 1013},                           \
+    {                                                                          \
+        "epochs", required_argument, NULL, 1014                                \
+    }
 
 /* Parses NAME (ARCH is tbigru's preset). 0, or -1 for an unknown name. */
 int pmodel_parse(struct pmodel_spec *s, const char *name, const char *arch);

@@ -6,13 +6,17 @@
 
 #include "predictor_cmd.h"
 
-static const char *const NN_NAMES[] = {"tbigru", "transformer", "bigru"};
+/* tbigru takes --arch; the others name their preset. */
+static const char *const NN_NAMES[] = {"tbigru", "transformer", "bigru",
+                                       "hu2025", "wang2025",    "seed000",
+                                       "seed002"};
+#define NN_COUNT (sizeof NN_NAMES / sizeof *NN_NAMES)
 
 int pmodel_parse(struct pmodel_spec *s, const char *name, const char *arch)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < NN_COUNT; i++)
         if (strcmp(name, NN_NAMES[i]) == 0) {
             s->nn = 1;
             snprintf(s->arch, sizeof s->arch, "%s", i ? name : arch);
@@ -23,37 +27,14 @@ int pmodel_parse(struct pmodel_spec *s, const char *name, const char *arch)
 
 void pmodel_free(struct pmodel *m)
 {
-    pred_destroy(m->nn);
+    if (m->nens == 0)
+        pred_destroy(m->nn);
+    for (int k = 0; k < m->nens; k++)
+        pred_destroy(m->ens[k]);
+    m->nens = 0;
     pred_base_destroy(m->base);
     m->nn = NULL;
     m->base = NULL;
-}
-
-static int fit_nn(struct pmodel *m, const struct pmodel_spec *s,
-                  const struct pmodel_fit *f, const struct pred_schema *sc,
-                  const double *x, const double *y, size_t n, char *err,
-                  size_t errlen)
-{
-    struct pred_arch a;
-    if (pred_arch_preset(&a, s->arch) < 0) {
-        snprintf(err, errlen, "unknown architecture '%s' (choose from: %s)",
-                 s->arch, pred_arch_names());
-        return -1;
-    }
-    if (f->order_set)
-        a.order = f->order;
-    if (!(m->nn = pred_create(&a, sc, f->seed, err, errlen)))
-        return -1;
-    struct pred_train_opts o;
-    pred_train_defaults(&o);
-    if (f->epochs > 0)
-        o.epochs = f->epochs;
-    o.log_target = f->log_target;
-    o.seed = f->seed;
-    o.loss_out = f->loss_out;
-    if (f->loss_out && f->nloss)
-        *f->nloss = (size_t)o.epochs;
-    return pred_fit(m->nn, x, y, n, &o, err, errlen);
 }
 
 int pmodel_fit(struct pmodel *m, const struct pmodel_spec *s,
@@ -63,7 +44,7 @@ int pmodel_fit(struct pmodel *m, const struct pmodel_spec *s,
 {
     memset(m, 0, sizeof *m);
     if (s->nn)
-        return fit_nn(m, s, f, sc, x, y, n, err, errlen);
+        return pmodel_nn_fit(m, s, f, sc, x, y, n, err, errlen);
     struct pred_base_params p = s->params;
     if (!s->params_set)
         pred_base_defaults(s->kind, &p);
@@ -79,8 +60,26 @@ int pmodel_fit(struct pmodel *m, const struct pmodel_spec *s,
 int pmodel_predict(struct pmodel *m, const double *x, size_t n, double *out,
                    char *err, size_t errlen)
 {
-    if (m->nn)
+    if (m->nn && m->nens <= 1)
         return pred_predict(m->nn, x, n, out, err, errlen);
+    if (m->nn) { /* the ensemble's mean, in the target's units */
+        double *tmp = malloc(n * sizeof *tmp);
+        if (!tmp) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        memset(out, 0, n * sizeof *out);
+        for (int k = 0; k < m->nens; k++) {
+            if (pred_predict(m->ens[k], x, n, tmp, err, errlen) < 0) {
+                free(tmp);
+                return -1;
+            }
+            for (size_t i = 0; i < n; i++)
+                out[i] += tmp[i] / m->nens;
+        }
+        free(tmp);
+        return 0;
+    }
     return pred_base_predict(m->base, x, n, out, err, errlen);
 }
 
@@ -92,6 +91,13 @@ const struct pred_schema *pmodel_schema(const struct pmodel *m)
 int pmodel_save(const struct pmodel *m, const char *target, const char *path,
                 char *err, size_t errlen)
 {
+    if (m->nens > 1) {
+        snprintf(err, errlen,
+                 "%s: an ensemble cannot be saved to one model "
+                 "file (use --ensemble with compare)",
+                 path);
+        return -1;
+    }
     if (m->nn)
         return pred_save(m->nn, path, err, errlen);
     return pred_base_save(m->base, target, path, err, errlen);

@@ -1,10 +1,15 @@
 /* checkpoint.c -- a trained model in one file, little-endian:
  *   "HSPREDNN" magic (8 bytes), u32 version,
  *   arch: str name, i32 d_model gru_fwd gru_bwd n_attn n_heads head_dim
- *         d_ff, f64 dropout, i32 order pool,
+ *         d_ff, f64 dropout, i32 order pool, (version 3) i32 tokens
+ *         head_relu,
  *   schema: i32 nfeat, per feature str name, i32 nlevels, nlevels str,
  *   standardization: per feature f64 mean sd, target f64 mean sd,
  *         i32 log_target fitted,
+ *   (version 3) the training record: i32 steps epochs batch schedule
+ *         lr_drop_epoch warmup patience log_target, f64 lr lr_after
+ *         lr_min l2 weight_decay clip beta1 beta2 eps val_frac, u64 seed
+ *         n_fit n_val, i32 steps_run epochs_run best_step, f64 val_mse,
  *   u64 nparams, nparams f64 (float models widen; both builds read both),
  *   u64 FNV-1a hash of every byte before it.
  * str is u32 length + bytes. Parameters only: Adam state is not kept, so a
@@ -144,6 +149,52 @@ static char *get_str(struct buf *b)
     return s;
 }
 
+static void put_record(struct buf *b, const struct pred_train_record *r)
+{
+    const struct pred_train_opts *o = &r->opts;
+    int ints[] = {o->steps,         o->epochs, o->batch,    (int)o->schedule,
+                  o->lr_drop_epoch, o->warmup, o->patience, o->log_target};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        put_i32(b, ints[i]);
+    double dbl[] = {o->lr,   o->lr_after, o->lr_min, o->l2,  o->weight_decay,
+                    o->clip, o->beta1,    o->beta2,  o->eps, o->val_frac};
+    for (size_t i = 0; i < sizeof dbl / sizeof *dbl; i++)
+        put_f64(b, dbl[i]);
+    put_u64(b, o->seed);
+    put_u64(b, r->n_fit);
+    put_u64(b, r->n_val);
+    put_i32(b, r->steps_run);
+    put_i32(b, r->epochs_run);
+    put_i32(b, r->best_step);
+    put_f64(b, r->val_mse);
+}
+
+static void get_record(struct buf *b, struct pred_train_record *r)
+{
+    struct pred_train_opts *o = &r->opts;
+    memset(r, 0, sizeof *r);
+    o->steps = get_i32(b);
+    o->epochs = get_i32(b);
+    o->batch = get_i32(b);
+    o->schedule = get_i32(b) == 1 ? PRED_SCHED_COSINE : PRED_SCHED_STEP;
+    o->lr_drop_epoch = get_i32(b);
+    o->warmup = get_i32(b);
+    o->patience = get_i32(b);
+    o->log_target = get_i32(b);
+    double *dbl[] = {&o->lr,           &o->lr_after, &o->lr_min, &o->l2,
+                     &o->weight_decay, &o->clip,     &o->beta1,  &o->beta2,
+                     &o->eps,          &o->val_frac};
+    for (size_t i = 0; i < sizeof dbl / sizeof *dbl; i++)
+        *dbl[i] = get_f64(b);
+    o->seed = (unsigned long)get_u64(b);
+    r->n_fit = (size_t)get_u64(b);
+    r->n_val = (size_t)get_u64(b);
+    r->steps_run = get_i32(b);
+    r->epochs_run = get_i32(b);
+    r->best_step = get_i32(b);
+    r->val_mse = get_f64(b);
+}
+
 static void put_model(struct buf *b, const struct pred_model *m)
 {
     const struct pred_arch *a = &m->arch;
@@ -157,6 +208,8 @@ static void put_model(struct buf *b, const struct pred_model *m)
     put_f64(b, a->dropout);
     put_i32(b, (int)a->order);
     put_i32(b, (int)a->pool);
+    put_i32(b, (int)a->tokens);
+    put_i32(b, a->head_relu);
     put_i32(b, m->schema.nfeat);
     for (int i = 0; i < m->schema.nfeat; i++) {
         const struct pred_feature *f = &m->schema.feat[i];
@@ -173,6 +226,7 @@ static void put_model(struct buf *b, const struct pred_model *m)
     put_f64(b, m->ys.sd);
     put_i32(b, m->log_target);
     put_i32(b, m->fitted);
+    put_record(b, &m->rec);
     put_u64(b, m->nparams);
     for (size_t i = 0; i < m->nparams; i++)
         put_f64(b, (double)m->params[i]);
@@ -239,7 +293,7 @@ static int slurp(struct buf *b, const char *path, char *err, size_t errlen)
 
 /* The architecture and schema of a checkpoint; FEAT is allocated. */
 static void get_shape(struct buf *b, struct pred_arch *a, struct pred_schema *s,
-                      struct pred_feature **feat)
+                      struct pred_feature **feat, uint32_t version)
 {
     char *name = get_str(b);
     memset(a, 0, sizeof *a);
@@ -256,6 +310,10 @@ static void get_shape(struct buf *b, struct pred_arch *a, struct pred_schema *s,
     a->dropout = get_f64(b);
     a->order = get_i32(b) == 1 ? PRED_ATTENTION_FIRST : PRED_GRU_FIRST;
     a->pool = get_i32(b) == 1 ? PRED_POOL_LAST : PRED_POOL_MEAN;
+    if (version >= 3) {
+        a->tokens = get_i32(b) == 1 ? PRED_TOKENS_ROW : PRED_TOKENS_FEATURE;
+        a->head_relu = get_i32(b) != 0;
+    }
     s->nfeat = get_i32(b);
     if (b->bad || s->nfeat < 1 || s->nfeat > PRED_MAX_FEATURES) {
         b->bad = 1;
@@ -295,8 +353,8 @@ static void free_shape(struct pred_schema *s, struct pred_feature *feat)
     free(feat);
 }
 
-/* Standardization and parameters into M. */
-static void get_state(struct buf *b, struct pred_model *m)
+/* Standardization, training record (VERSION 3) and parameters into M. */
+static void get_state(struct buf *b, struct pred_model *m, uint32_t version)
 {
     for (int i = 0; i < m->schema.nfeat; i++) {
         m->xs[i].mean = get_f64(b);
@@ -306,6 +364,8 @@ static void get_state(struct buf *b, struct pred_model *m)
     m->ys.sd = get_f64(b);
     m->log_target = get_i32(b) != 0;
     m->fitted = get_i32(b) != 0;
+    if (version >= 3)
+        get_record(b, &m->rec);
     uint64_t n = get_u64(b);
     if (b->bad)
         return;
@@ -333,20 +393,20 @@ struct pred_model *pred_load(const char *path, char *err, size_t errlen)
         goto fail;
     }
     uint32_t version = get_u32(&b);
-    if (b.bad || version != PRED_CKPT_VERSION) {
+    if (b.bad || version < 2 || version > PRED_CKPT_VERSION) {
         snprintf(err, errlen,
                  "%s: checkpoint version %u; this hetsim reads "
-                 "version %u only",
+                 "versions 2 to %u",
                  path, version, PRED_CKPT_VERSION);
         goto fail;
     }
-    get_shape(&b, &a, &s, &feat);
+    get_shape(&b, &a, &s, &feat, version);
     if (!b.bad && !(m = pred_alloc(&a, &s, why, sizeof why))) {
         snprintf(err, errlen, "%s: bad architecture or schema (%s)", path, why);
         goto fail;
     }
     if (m)
-        get_state(&b, m);
+        get_state(&b, m, version);
     size_t body = b.off;
     uint64_t sum = get_u64(&b);
     if (b.bad == 2)

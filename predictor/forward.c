@@ -1,6 +1,7 @@
 /* forward.c -- the whole network forward and backward, stage by stage:
  * tokens -> [BiGRU] and [attention blocks] in the chosen order -> pooling
- * over tokens -> dropout -> one linear output. An attention block is
+ * over tokens -> [ReLU] -> dropout -> one linear output. An attention
+ * block (with d_ff = 0, Hu's: only its first half, x2 = x1) is
  * post-norm, as torch.nn.TransformerEncoderLayer (norm_first=False):
  *   x1 = LN(x + drop(W_o attn(W_qkv x)))
  *   x2 = LN(x1 + drop(W_2 relu(W_1 x1))). */
@@ -107,6 +108,10 @@ static void block_forward(struct pred_model *m, int l, int bsz, double p,
         b->r1[i] = in[i] + b->od[i];
     pred_layernorm_forward(b->x1, b->mean1, b->rstd1, b->r1, w->ln1g, w->ln1b,
                            n, ww);
+    if (f == 0) { /* no feed-forward sublayer (Hu): the block ends here */
+        memcpy(b->x2, b->x1, nw * sizeof *b->x2);
+        return;
+    }
     pred_linear_forward(b->f, b->x1, w->w1, w->b1, n, ww, f);
     pred_relu_forward(b->fr, b->f, (size_t)n * (size_t)f);
     pred_linear_forward(b->f2, b->fr, w->w2, w->b2, n, f, ww);
@@ -127,15 +132,21 @@ static void block_backward(struct pred_model *m, int l, int bsz)
     int n = bsz * m->t, ww = m->w_att, f = m->arch.d_ff;
     int nh = m->arch.n_heads, hd = m->arch.head_dim, aa = nh * hd;
     size_t nw = (size_t)n * (size_t)ww;
-    pred_layernorm_backward(db->r2, dw->ln2g, dw->ln2b, db->x2, b->r2, w->ln2g,
-                            b->mean2, b->rstd2, n, ww);
-    for (size_t i = 0; i < nw; i++)
-        db->x1[i] += db->r2[i];
-    pred_dropout_backward(db->f2, db->r2, b->m2, nw);
-    pred_linear_backward(db->fr, dw->w2, dw->b2, db->f2, b->fr, w->w2, n, f,
-                         ww);
-    pred_relu_backward(db->f, db->fr, b->fr, (size_t)n * (size_t)f);
-    pred_linear_backward(db->x1, dw->w1, dw->b1, db->f, b->x1, w->w1, n, ww, f);
+    if (f == 0) {
+        for (size_t i = 0; i < nw; i++)
+            db->x1[i] += db->x2[i];
+    } else {
+        pred_layernorm_backward(db->r2, dw->ln2g, dw->ln2b, db->x2, b->r2,
+                                w->ln2g, b->mean2, b->rstd2, n, ww);
+        for (size_t i = 0; i < nw; i++)
+            db->x1[i] += db->r2[i];
+        pred_dropout_backward(db->f2, db->r2, b->m2, nw);
+        pred_linear_backward(db->fr, dw->w2, dw->b2, db->f2, b->fr, w->w2, n, f,
+                             ww);
+        pred_relu_backward(db->f, db->fr, b->fr, (size_t)n * (size_t)f);
+        pred_linear_backward(db->x1, dw->w1, dw->b1, db->f, b->x1, w->w1, n, ww,
+                             f);
+    }
     pred_layernorm_backward(db->r1, dw->ln1g, dw->ln1b, db->x1, b->r1, w->ln1g,
                             b->mean1, b->rstd1, n, ww);
     for (size_t i = 0; i < nw; i++)
@@ -153,8 +164,11 @@ void pred_forward(struct pred_model *m, int bsz, int train)
     struct pred_acts *a = &m->a;
     double p = train ? m->arch.dropout : 0;
     gsl_rng *rng = train ? m->rng : NULL;
-    pred_embed_forward(a->tok, a->x, m->kind, m->nlev, m->w.emb_w, m->w.emb_b,
-                       m->w.emb_cat, m->w.pos, bsz, m->t, m->c);
+    if (m->arch.tokens == PRED_TOKENS_ROW) /* the row is the token */
+        memcpy(a->tok, a->x, (size_t)bsz * (size_t)m->nx * sizeof *a->tok);
+    else
+        pred_embed_forward(a->tok, a->x, m->kind, m->nlev, m->w.emb_w,
+                           m->w.emb_b, m->w.emb_cat, m->w.pos, bsz, m->t, m->c);
     int gru_first = m->arch.order == PRED_GRU_FIRST;
     if (has_gru(m) && gru_first)
         gru_stage_forward(m, bsz);
@@ -164,8 +178,13 @@ void pred_forward(struct pred_model *m, int bsz, int train)
         gru_stage_forward(m, bsz);
     pred_pool_forward(a->pool, final_output(m, a), bsz, m->t, m->p,
                       m->arch.pool);
-    pred_dropout_forward(a->pd, a->pm, a->pool, (size_t)bsz * (size_t)m->p, p,
-                         rng);
+    size_t np = (size_t)bsz * (size_t)m->p;
+    const pfloat *head = a->pool;
+    if (m->arch.head_relu) { /* Hu: ReLU before dropout and the output */
+        pred_relu_forward(a->ph, a->pool, np);
+        head = a->ph;
+    }
+    pred_dropout_forward(a->pd, a->pm, head, np, p, rng);
     pred_linear_forward(a->y, a->pd, m->w.fc_w, m->w.fc_b, bsz, m->p, 1);
 }
 
@@ -195,6 +214,8 @@ static void zero_accumulated(struct pred_model *m, int bsz)
     }
     Z(da->pool, (size_t)m->p);
     Z(da->pd, (size_t)m->p);
+    if (m->arch.head_relu)
+        Z(da->ph, (size_t)m->p);
 #undef Z
 }
 
@@ -204,7 +225,13 @@ void pred_backward(struct pred_model *m, int bsz)
     zero_accumulated(m, bsz);
     pred_linear_backward(da->pd, m->dw.fc_w, m->dw.fc_b, da->y, a->pd,
                          m->w.fc_w, bsz, m->p, 1);
-    pred_dropout_backward(da->pool, da->pd, a->pm, (size_t)bsz * (size_t)m->p);
+    size_t np = (size_t)bsz * (size_t)m->p;
+    if (m->arch.head_relu) {
+        pred_dropout_backward(da->ph, da->pd, a->pm, np);
+        pred_relu_backward(da->pool, da->ph, a->ph, np);
+    } else {
+        pred_dropout_backward(da->pool, da->pd, a->pm, np);
+    }
     pred_pool_backward(final_output(m, da), da->pool, bsz, m->t, m->p,
                        m->arch.pool);
     int gru_first = m->arch.order == PRED_GRU_FIRST;
@@ -214,6 +241,7 @@ void pred_backward(struct pred_model *m, int bsz)
         block_backward(m, l, bsz);
     if (has_gru(m) && gru_first)
         gru_stage_backward(m, bsz);
-    pred_embed_backward(m->dw.emb_w, m->dw.emb_b, m->dw.emb_cat, m->dw.pos,
-                        da->tok, a->x, m->kind, m->nlev, bsz, m->t, m->c);
+    if (m->arch.tokens != PRED_TOKENS_ROW)
+        pred_embed_backward(m->dw.emb_w, m->dw.emb_b, m->dw.emb_cat, m->dw.pos,
+                            da->tok, a->x, m->kind, m->nlev, bsz, m->t, m->c);
 }

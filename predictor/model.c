@@ -34,7 +34,7 @@ static size_t layout_params(const struct pred_model *m, pfloat *base,
     P(w->emb_w, sz(m->nnum) * c);
     P(w->emb_b, sz(m->nnum) * c);
     P(w->emb_cat, sz(m->nlevels_total) * c);
-    P(w->pos, sz(m->t) * c);
+    P(w->pos, m->arch.tokens == PRED_TOKENS_ROW ? 0 : sz(m->t) * c);
     int hd[2] = {ar->gru_fwd, ar->gru_bwd};
     for (int d = 0; d < 2; d++) {
         pfloat **g = d == 0 ? w->gf : w->gb;
@@ -56,12 +56,13 @@ static size_t layout_params(const struct pred_model *m, pfloat *base,
         P(b->bo, ww);
         P(b->ln1g, ww);
         P(b->ln1b, ww);
+        size_t fw = f ? ww : 0; /* no feed-forward: no second norm */
         P(b->w1, f * ww);
         P(b->b1, f);
         P(b->w2, ww * f);
-        P(b->b2, ww);
-        P(b->ln2g, ww);
-        P(b->ln2b, ww);
+        P(b->b2, fw);
+        P(b->ln2g, fw);
+        P(b->ln2b, fw);
     }
     P(w->fc_w, sz(m->p));
     P(w->fc_b, 1);
@@ -77,7 +78,7 @@ static size_t layout_acts(const struct pred_model *m, pfloat *base,
     const struct pred_arch *ar = &m->arch;
     size_t off = 0, bt = sz(bsz) * sz(m->t), c = sz(m->c);
     size_t hf = sz(ar->gru_fwd), hb = sz(ar->gru_bwd);
-    a->x = take(base, &off, bt);
+    a->x = take(base, &off, sz(bsz) * sz(m->nx));
     a->tok = take(base, &off, bt * c);
     a->gfh = take(base, &off, bt * hf);
     a->gfi = take(base, &off, bt * 3 * hf);
@@ -113,6 +114,7 @@ static size_t layout_acts(const struct pred_model *m, pfloat *base,
         b->x2 = take(base, &off, bt * ww);
     }
     a->pool = take(base, &off, sz(bsz) * sz(m->p));
+    a->ph = take(base, &off, ar->head_relu ? sz(bsz) * sz(m->p) : 0);
     a->pm = take(base, &off, sz(bsz) * sz(m->p));
     a->pd = take(base, &off, sz(bsz) * sz(m->p));
     a->y = take(base, &off, sz(bsz));
@@ -156,8 +158,9 @@ static int check_shape(const struct pred_arch *ar, const struct pred_schema *s,
     const char *why = NULL;
     if (s->nfeat < 1 || s->nfeat > PRED_MAX_FEATURES)
         why = "the schema needs 1 to 512 features";
-    else if (ar->d_model < 1 || ar->gru_fwd < 0 || ar->gru_bwd < 0 ||
-             ar->n_attn < 0 || ar->n_attn > 64)
+    else if ((ar->d_model < 1 && ar->tokens != PRED_TOKENS_ROW) ||
+             ar->gru_fwd < 0 || ar->gru_bwd < 0 || ar->n_attn < 0 ||
+             ar->n_attn > 64)
         why = "d_model must be positive, GRU units and attention layers "
               "non-negative (at most 64 layers)";
     else if (ar->d_model > PRED_MAX_WIDTH || ar->gru_fwd > PRED_MAX_WIDTH ||
@@ -167,8 +170,10 @@ static int check_shape(const struct pred_arch *ar, const struct pred_schema *s,
         why = "a width (d_model, GRU units, d_ff, heads x key channels) "
               "is above 65536";
     else if (ar->n_attn > 0 &&
-             (ar->n_heads < 1 || ar->head_dim < 1 || ar->d_ff < 1))
-        why = "attention needs positive heads, key channels and d_ff";
+             (ar->n_heads < 1 || ar->head_dim < 1 || ar->d_ff < 0))
+        why = "attention needs positive heads and key channels, d_ff >= 0";
+    else if ((int)ar->tokens < 0 || (int)ar->tokens > 1)
+        why = "unknown token layout";
     else if (!(ar->dropout >= 0 && ar->dropout < 1))
         why = "dropout must be in [0, 1)";
     long levels = 0;
@@ -254,8 +259,17 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
         goto fail;
     m->arch = *arch;
     m->arch.name[sizeof m->arch.name - 1] = '\0';
-    m->t = schema->nfeat;
+    m->t = m->nx = schema->nfeat;
     m->c = arch->d_model;
+    if (arch->tokens == PRED_TOKENS_ROW) {
+        /* One token, the row's standardized features as its channels:
+         * every feature is scaled (categorical codes too), no embedding. */
+        m->t = 1;
+        m->c = m->arch.d_model = schema->nfeat;
+        for (int i = 0; i < schema->nfeat; i++)
+            m->kind[i] = i;
+        m->nnum = m->nlevels_total = 0;
+    }
     m->g = arch->gru_fwd + arch->gru_bwd;
     int gru_first = arch->order == PRED_GRU_FIRST;
     m->w_att = gru_first && m->g > 0 ? m->g : m->c;
@@ -273,6 +287,7 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
     layout_params(m, m->params, &m->w);
     layout_params(m, m->grads, &m->dw);
     m->ys = (struct pred_scaler){0, 1};
+    m->rec.val_mse = NAN;
     return m;
 fail:
     if (err && errlen)
@@ -299,7 +314,8 @@ void pred_init_params(struct pred_model *m, unsigned long seed)
     uniform(m->w.emb_w, sz(m->nnum) * c, 1, r);
     memset(m->w.emb_b, 0, sz(m->nnum) * c * sizeof *m->params);
     uniform(m->w.emb_cat, sz(m->nlevels_total) * c, 1, r);
-    uniform(m->w.pos, sz(m->t) * c, 0.1, r);
+    uniform(m->w.pos, m->arch.tokens == PRED_TOKENS_ROW ? 0 : sz(m->t) * c, 0.1,
+            r);
     /* GRU: U(-1/sqrt(H), 1/sqrt(H)) as torch.nn.GRU. */
     int hd[2] = {ar->gru_fwd, ar->gru_bwd};
     for (int d = 0; d < 2; d++) {
@@ -328,8 +344,12 @@ void pred_init_params(struct pred_model *m, unsigned long seed)
         uniform(b->w2, ww * f, 1 / sqrt((double)f), r);
         uniform(b->b2, ww, 1 / sqrt((double)f), r);
         for (size_t j = 0; j < ww; j++) {
-            b->ln1g[j] = b->ln2g[j] = 1;
-            b->ln1b[j] = b->ln2b[j] = 0;
+            b->ln1g[j] = 1;
+            b->ln1b[j] = 0;
+        }
+        for (size_t j = 0; f && j < ww; j++) {
+            b->ln2g[j] = 1;
+            b->ln2b[j] = 0;
         }
     }
     uniform(m->w.fc_w, sz(m->p), 1 / sqrt((double)m->p), r);
@@ -358,6 +378,7 @@ void pred_destroy(struct pred_model *m)
     free(m->grads);
     free(m->m1);
     free(m->v1);
+    free(m->decay);
     free(m->acts);
     free(m->dacts);
     if (m->rng)
@@ -373,6 +394,11 @@ const struct pred_schema *pred_model_schema(const struct pred_model *m)
 const struct pred_arch *pred_model_arch(const struct pred_model *m)
 {
     return &m->arch;
+}
+
+const struct pred_train_record *pred_model_record(const struct pred_model *m)
+{
+    return &m->rec;
 }
 
 size_t pred_param_count(const struct pred_model *m)

@@ -21,7 +21,9 @@ typedef float pfloat;
 #define pred_tanh(x) (1 - 2 / (pred_expf_poly(2 * (x)) + 1))
 #endif
 
-#define PRED_CKPT_VERSION 2u /* 2: weights input-major (see linear) */
+#define PRED_CKPT_VERSION                                                      \
+    3u /* 2: weights input-major (see linear);                                 \
+          3: + the training record */
 /* Rows run through at once (pred_model.chunk): few for a small model, whose
  * activations then stay in cache; more for one of over 1 MiB of weights. */
 #define PRED_CHUNK_SMALL 8
@@ -152,6 +154,7 @@ struct pred_acts {
     pfloat *gru;                    /* (B, T, G) */
     struct pred_block_act blk[64];
     pfloat *pool, *pm, *pd; /* (B, P) pooled, dropout mask, dropped */
+    pfloat *ph;             /* (B, P) ReLU of pool (arch.head_relu) */
     pfloat *y;              /* (B) */
     pfloat *scratch;
 };
@@ -168,10 +171,13 @@ struct pred_model {
     int log_target;
     int fitted;
     int t, c, g, w_att, p; /* tokens, d_model, GRU out, attn width, pool */
+    int nx;                /* values of a row: the features */
     size_t nparams;
     pfloat *params, *grads, *m1, *v1; /* one block each */
     struct pred_weights w, dw;
     long adam_t;
+    unsigned char *decay; /* (nparams) 1: a weight matrix (AdamW decay) */
+    struct pred_train_record rec;
     int bmax, chunk; /* activations sized for BMAX rows; rows at once */
     size_t nacts;
     pfloat *acts, *dacts; /* one block each */
@@ -196,5 +202,9 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
                               const struct pred_schema *schema, char *err,
                               size_t errlen);
 void pred_init_params(struct pred_model *m, unsigned long seed);
+/* The learning rate of step S (0-based) of TOTAL, in epoch E. */
+double pred_lr_at(const struct pred_train_opts *o, int s, int total, int e);
+/* Marks the weight matrices in m->decay (allocates it). 0 or -1. */
+int pred_decay_mask(struct pred_model *m);
 
 #endif

@@ -65,6 +65,12 @@ int pred_schema_level(const struct pred_schema *s, int feature,
 
 enum pred_order { PRED_GRU_FIRST, PRED_ATTENTION_FIRST };
 enum pred_pool { PRED_POOL_MEAN, PRED_POOL_LAST };
+/* How a row becomes a sequence: one learnt token of width d_model per
+ * feature (hetsim's reading), or one token whose channels are the row's
+ * standardized features (Hu's "sequence whose channels are the
+ * features": categorical codes standardized like numbers; d_model is
+ * then the number of features). */
+enum pred_tokens { PRED_TOKENS_FEATURE, PRED_TOKENS_ROW };
 
 /* The network: tokens of width D_MODEL -> [BiGRU] and [N_ATTN attention
  * blocks] in ORDER -> pooling over tokens -> one linear output. A GRU
@@ -78,15 +84,23 @@ struct pred_arch {
     int n_attn;   /* attention blocks; 0: none */
     int n_heads;  /* heads per block */
     int head_dim; /* key (and value) channels per head */
-    int d_ff;     /* hidden width of the ReLU feed-forward of a block */
+    int d_ff;     /* hidden width of the ReLU feed-forward of a block;
+                     0: no feed-forward sublayer and no second layer
+                     norm (Hu, Table 2) */
     double dropout;
     enum pred_order order;
     enum pred_pool pool;
+    enum pred_tokens tokens;
+    int head_relu; /* 1: ReLU on the pooled vector before the output
+                      dropout and layer (Hu, Table 2) */
 };
 
-/* Fills A with the preset NAME: "seed000" (Hu, Table 2), "seed002" (Wang
- * et al., section IV), "transformer" (seed000 without GRU), "bigru"
- * (seed000 without attention). Returns 0, or -1 for an unknown name. */
+/* Fills A with the preset NAME (docs/predictor.md, "Presets"):
+ * "tbigru" (hetsim's, the default), "hu2025" (Hu, Table 2 exactly),
+ * "wang2025" (Wang et al., section IV), "seed000" (hetsim's earlier
+ * reading of Hu: one token per feature, feed-forward sublayers),
+ * "seed002" (= wang2025), "transformer" (tbigru without GRU), "bigru"
+ * (tbigru without attention). Returns 0, or -1 for an unknown name. */
 int pred_arch_preset(struct pred_arch *a, const char *name);
 
 /* The preset names, comma separated, for help and error messages. */
@@ -101,24 +115,71 @@ int pred_order_parse(enum pred_order *o, const char *s);
  * standardized, optionally log, target over the epoch's batches). */
 typedef void (*pred_epoch_fn)(int epoch, double loss, void *ctx);
 
+/* Learning-rate schedules: STEP is Hu's (lr, then lr_after from epoch
+ * lr_drop_epoch on); COSINE warms up linearly over WARMUP steps to lr,
+ * then decays as a half cosine to lr * lr_min at the last step. */
+enum pred_schedule { PRED_SCHED_STEP, PRED_SCHED_COSINE };
+
 struct pred_train_opts {
-    int epochs;               /* 200 */
-    int batch;                /* 256 */
-    double lr;                /* 0.01 for epochs [0, lr_drop_epoch) */
-    double lr_after;          /* 0.001 from epoch lr_drop_epoch on */
-    int lr_drop_epoch;        /* 80 */
-    double l2;                /* 0.001: l2 * w added to every gradient */
-    double clip;              /* 10: global gradient norm cap; <= 0: none */
-    double beta1, beta2, eps; /* Adam: 0.9, 0.999, 1e-8 */
-    int log_target;           /* 1: fit log(y) (y > 0), predict exp */
-    unsigned long seed;       /* shuffling and dropout */
-    pred_epoch_fn on_epoch;   /* optional */
+    int epochs;                  /* 200; used when steps is 0 */
+    int steps;                   /* optimizer steps; 0: EPOCHS epochs */
+    int batch;                   /* 256 */
+    enum pred_schedule schedule; /* PRED_SCHED_STEP */
+    double lr;                   /* 0.01 (peak rate of COSINE) */
+    double lr_after;             /* STEP: 0.001 from epoch lr_drop_epoch on */
+    int lr_drop_epoch;           /* STEP: 80 */
+    int warmup;                  /* COSINE: linear warm-up steps */
+    double lr_min;               /* COSINE: final rate as a fraction of lr */
+    double l2;                   /* 0.001: l2 * w added to every gradient
+                                    (biases, norms, embeddings too: Hu) */
+    double weight_decay;         /* decoupled (AdamW): w -= lr * wd * w, on
+                                    weight matrices only */
+    double clip;                 /* 10: global gradient norm cap; <= 0: none */
+    double beta1, beta2, eps;    /* Adam: 0.9, 0.999, 1e-8 */
+    double val_frac;             /* rows held out of the fit for early
+                                    stopping (best validation MSE kept);
+                                    0: none, the last step's weights */
+    int patience;                /* stop after this many epochs without a
+                                    better validation MSE; 0: never */
+    size_t val_last;             /* > 0: the last VAL_LAST rows given are the
+                                    validation rows (e.g. one group held out),
+                                    instead of VAL_FRAC drawn at random */
+    int log_target;              /* 1: fit log(y) (y > 0), predict exp */
+    unsigned long seed;          /* shuffling, validation rows, dropout */
+    pred_epoch_fn on_epoch;      /* optional */
     void *ctx;
-    double *loss_out; /* optional, EPOCHS entries: loss per epoch */
+    double *loss_out; /* optional, pred_train_epochs() entries: loss per
+                         epoch */
 };
 
-/* Fills O with the values above (Hu, Table 2). */
+/* Fills O with Hu's Table 2 settings (counted in epochs, STEP schedule,
+ * no validation). */
 void pred_train_defaults(struct pred_train_opts *o);
+
+/* Fills O with hetsim's recipe for N training rows: counted in optimizer
+ * steps (docs/predictor.md, "The training recipe"): batch N/8 rounded to
+ * a power of two within [16, 256], 4000 steps, warm-up then cosine decay,
+ * AdamW decay on matrices, 15 % of the rows for early stopping. */
+void pred_train_recipe(struct pred_train_opts *o, size_t n);
+
+/* "step" / "cosine". 0, or -1. */
+int pred_schedule_parse(enum pred_schedule *s, const char *name);
+const char *pred_schedule_name(enum pred_schedule s);
+
+/* The most epochs pred_fit runs for N rows with O (the size of
+ * O->loss_out). */
+int pred_train_epochs(const struct pred_train_opts *o, size_t n);
+
+/* What a fit did: its options (pointers cleared) and outcome. Kept in
+ * the model and in its checkpoint (zeros for an older checkpoint). */
+struct pred_train_record {
+    struct pred_train_opts opts;
+    size_t n_fit, n_val; /* rows fitted, rows held out for validation */
+    int steps_run, epochs_run;
+    int best_step;  /* the step whose weights were kept */
+    double val_mse; /* validation MSE there (fitted, standardized units);
+                       NAN without validation */
+};
 
 /* ---- The model ------------------------------------------------------- */
 
@@ -157,6 +218,9 @@ struct pred_model *pred_load(const char *path, char *err, size_t errlen);
 /* The model's own copies (valid until pred_destroy). */
 const struct pred_schema *pred_model_schema(const struct pred_model *m);
 const struct pred_arch *pred_model_arch(const struct pred_model *m);
+
+/* The record of the last fit (or of the checkpoint's). */
+const struct pred_train_record *pred_model_record(const struct pred_model *m);
 
 /* The number of trainable parameters. */
 size_t pred_param_count(const struct pred_model *m);
@@ -281,6 +345,28 @@ double pred_synth_memory_mb(const struct pred_memory_job *j);
  * NOISE^2)). NULL when out of memory. */
 struct pred_table *pred_synth(enum pred_synth_schema s, size_t rows,
                               unsigned long seed, double noise);
+
+/* ---- Physics features (synth.c) -------------------------------------- */
+
+/* Training FLOPs of one sample (forward and backward) of a model of
+ * architecture ARCH ("cnn", "mlp", "rnn", "transformer"): the analytic
+ * model of Hu's schema (docs/predictor.md). NAN for an unknown ARCH. */
+double pred_flops_per_sample(const char *arch, double params_m, int num_layers,
+                             int input_dim);
+
+struct pred_physics_in {
+    const char *arch;
+    double params_m;
+    int num_layers, input_dim, batch_size;
+    double tflops, bandwidth_gbs; /* of one GPU */
+};
+
+/* The derived features of docs/predictor.md ("Physics features"): the
+ * compute time of one step (FLOPs / peak TFLOPS) and its memory time
+ * (16 bytes a weight / bandwidth), in ms on one GPU. 0, or -1 on an
+ * unknown architecture or a non-positive rate. */
+int pred_physics(const struct pred_physics_in *in, double *compute_ms,
+                 double *memory_ms);
 
 /* ---- Baselines (baseline.c, ridge.c, xgb.c) -------------------------- */
 

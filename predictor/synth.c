@@ -32,14 +32,13 @@ static int find(const char *const *names, int n, const char *s)
 
 /* ---- Hu's schema: GPU compute demand of a training job in GFLOPs ------ */
 
-double pred_synth_gflops(const struct pred_gflops_job *j)
+double pred_flops_per_sample(const char *arch, double params_m, int num_layers,
+                             int input_dim)
 {
-    int a = find(ARCHS, NARCH, j->model_type);
-    int opt = find(OPTIMIZERS, 3, j->optimizer);
-    int prec = find(PRECISIONS, 3, j->precision);
-    if (a < 0 || opt < 0 || prec < 0)
+    int a = find(ARCHS, NARCH, arch);
+    if (a < 0 || num_layers < 1)
         return NAN;
-    double p = j->params_m * 1e6, s = j->input_dim;
+    double p = params_m * 1e6, s = input_dim;
     /* Uses of each weight per sample: once for an MLP, once per token for
      * sequence models, once per output position of a CNN, whose feature
      * maps average (input_dim / 16)^2 positions. */
@@ -50,15 +49,43 @@ double pred_synth_gflops(const struct pred_gflops_job *j)
     if (a == ARCH_TRANSFORMER) {
         /* Attention scores and their use: 6 * layers * ctx * d per token
          * (Kaplan et al., Table 1), d from params = 12 * layers * d^2. */
-        double d = sqrt(p / (12.0 * j->num_layers));
-        per_sample += 6.0 * j->num_layers * s * d * s;
+        double d = sqrt(p / (12.0 * num_layers));
+        per_sample += 6.0 * num_layers * s * d * s;
     }
+    return per_sample;
+}
+
+double pred_synth_gflops(const struct pred_gflops_job *j)
+{
+    int opt = find(OPTIMIZERS, 3, j->optimizer);
+    int prec = find(PRECISIONS, 3, j->precision);
+    double per_sample = pred_flops_per_sample(j->model_type, j->params_m,
+                                              j->num_layers, j->input_dim);
+    if (opt < 0 || prec < 0 || isnan(per_sample))
+        return NAN;
+    double p = j->params_m * 1e6;
     /* Optimizer update, FLOPs per weight per step: SGD 2, momentum 4,
      * Adam 12; mixed precision adds 4 (unscale, check, cast master). */
     static const double opt_flops[] = {12, 4, 2};
     double update = p * (opt_flops[opt] + (prec == 2 ? 0 : 4));
     return (double)j->iterations *
            ((double)j->batch_size * per_sample + update) / 1e9;
+}
+
+int pred_physics(const struct pred_physics_in *in, double *compute_ms,
+                 double *memory_ms)
+{
+    double f = pred_flops_per_sample(in->arch, in->params_m, in->num_layers,
+                                     in->input_dim);
+    if (isnan(f) || !(in->tflops > 0) || !(in->bandwidth_gbs > 0) ||
+        in->batch_size < 1)
+        return -1;
+    /* FLOPs of one step on one GPU over its peak rate; 16 bytes a weight
+     * (weights, gradients, two Adam moments: ZeRO, section 3.1) moved once
+     * a step over its memory bandwidth. */
+    *compute_ms = f * in->batch_size / (in->tflops * 1e12) * 1e3;
+    *memory_ms = 16 * in->params_m * 1e6 / (in->bandwidth_gbs * 1e9) * 1e3;
+    return 0;
 }
 
 /* ---- Wang et al.'s schema: peak GPU memory of a training job in MiB --- */

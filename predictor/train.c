@@ -9,25 +9,11 @@
 
 #include "nn_internal.h"
 
-void pred_train_defaults(struct pred_train_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->epochs = 200;
-    o->batch = 256;
-    o->lr = 0.01;
-    o->lr_after = 0.001;
-    o->lr_drop_epoch = 80;
-    o->l2 = 0.001;
-    o->clip = 10;
-    o->beta1 = 0.9;
-    o->beta2 = 0.999;
-    o->eps = 1e-8;
-    o->seed = 1;
-}
-
 /* Clipping, L2 and Adam, in the order of torch: clip_grad_norm_ on the
  * loss gradient (coefficient clip / (norm + 1e-6) when below 1), then
- * Adam with weight_decay, which adds l2 * w to the clipped gradient. */
+ * Adam with weight_decay, which adds l2 * w to the clipped gradient;
+ * AdamW's decoupled decay (w -= lr * wd * w, before the Adam update, as
+ * torch.optim.AdamW) on the weight matrices of m->decay. */
 static void adam_step(struct pred_model *m, double lr,
                       const struct pred_train_opts *o)
 {
@@ -42,9 +28,12 @@ static void adam_step(struct pred_model *m, double lr,
     m->adam_t++;
     double bc1 = 1 - pow(o->beta1, (double)m->adam_t);
     double bc2 = 1 - pow(o->beta2, (double)m->adam_t);
+    double wd = m->decay ? lr * o->weight_decay : 0;
     for (size_t i = 0; i < n; i++) {
         double p = m->params[i];
         double g = m->grads[i] * coef + o->l2 * p;
+        if (wd > 0 && m->decay[i])
+            p -= wd * p;
         double mm = o->beta1 * m->m1[i] + (1 - o->beta1) * g;
         double vv = o->beta2 * m->v1[i] + (1 - o->beta2) * g * g;
         m->m1[i] = (pfloat)mm;
@@ -59,7 +48,7 @@ double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
 {
     /* The batch goes through in chunks whose activations stay in cache;
      * their parameter gradients add up to the batch's. */
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     double loss = 0;
     memset(m->grads, 0, m->nparams * sizeof *m->grads);
     for (int s = 0; s < bsz; s += m->chunk) {
@@ -89,7 +78,7 @@ static int standardize_train(struct pred_model *m, const double *x,
                              const double *y, size_t n, int log_target,
                              pfloat *xs, pfloat *ys, char *err, size_t errlen)
 {
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     double *ty = malloc(n * sizeof *ty);
     if (!ty)
         return fail(err, errlen, "out of memory", 0);
@@ -134,33 +123,151 @@ static const char *check_opts(const struct pred_train_opts *o, size_t n)
 {
     if (n == 0)
         return "no training rows";
-    if (o->epochs < 1 || o->batch < 1)
-        return "epochs and batch must be positive";
-    if (!(o->lr > 0) || !(o->lr_after > 0) || !(o->l2 >= 0))
-        return "learning rates must be positive and l2 non-negative";
+    if ((o->steps <= 0 && o->epochs < 1) || o->batch < 1 || o->steps < 0)
+        return "epochs (or steps) and batch must be positive";
+    if (!(o->lr > 0) || !(o->lr_after > 0) || !(o->l2 >= 0) ||
+        !(o->weight_decay >= 0))
+        return "learning rates must be positive, l2 and weight decay "
+               "non-negative";
+    if (o->schedule == PRED_SCHED_COSINE &&
+        (o->warmup < 0 || !(o->lr_min >= 0 && o->lr_min <= 1)))
+        return "warm-up must be non-negative and lr_min in [0, 1]";
+    if (!(o->val_frac >= 0 && o->val_frac < 1) || o->patience < 0)
+        return "the validation fraction must be in [0, 1), patience >= 0";
     if (!(o->beta1 >= 0 && o->beta1 < 1 && o->beta2 >= 0 && o->beta2 < 1 &&
           o->eps > 0))
         return "Adam needs beta1, beta2 in [0, 1) and eps > 0";
     return NULL;
 }
 
-/* One epoch over the rows in the order of PERM. Returns the mean loss. */
-static double run_epoch(struct pred_model *m, const pfloat *xs,
-                        const pfloat *ys, const size_t *perm, size_t n,
-                        pfloat *xb, pfloat *yb, double lr,
-                        const struct pred_train_opts *o)
+/* MSE of the model on NV standardized rows (fitted units), dropout off. */
+static double val_mse(struct pred_model *m, const pfloat *xs, const pfloat *ys,
+                      size_t nv)
 {
-    size_t t = (size_t)m->t, bs = (size_t)o->batch;
+    size_t t = (size_t)m->nx, cap = (size_t)m->chunk;
     double sum = 0;
-    for (size_t s = 0; s < n; s += bs) {
-        size_t nb = n - s < bs ? n - s : bs;
-        for (size_t k = 0; k < nb; k++) {
-            memcpy(xb + k * t, xs + perm[s + k] * t, t * sizeof *xb);
-            yb[k] = ys[perm[s + k]];
+    for (size_t s = 0; s < nv; s += cap) {
+        size_t nb = nv - s < cap ? nv - s : cap;
+        memcpy(m->a.x, xs + s * t, nb * t * sizeof *xs);
+        pred_forward(m, (int)nb, 0);
+        for (size_t i = 0; i < nb; i++) {
+            double d = (double)m->a.y[i] - ys[s + i];
+            sum += d * d;
         }
-        sum += pred_train_step(m, xb, yb, (int)nb, lr, o) * (double)nb;
     }
-    return sum / (double)n;
+    return sum / (double)nv;
+}
+
+/* The state of one fit: standardized rows (the NF fitted first, then the
+ * NV validation rows), batch buffers and the best weights so far. */
+struct fit_state {
+    pfloat *xs, *ys, *xb, *yb, *best;
+    size_t *perm, nf, nv;
+};
+
+static void fit_state_free(struct fit_state *f)
+{
+    free(f->xs);
+    free(f->ys);
+    free(f->xb);
+    free(f->yb);
+    free(f->best);
+    free(f->perm);
+}
+
+/* Orders the rows (validation rows drawn with O->seed last), allocates
+ * and standardizes. 0, or -1 with a message. */
+static int fit_prepare(struct pred_model *m, struct fit_state *f,
+                       const double *x, const double *y, size_t n,
+                       const struct pred_train_opts *o, char *err,
+                       size_t errlen)
+{
+    size_t t = (size_t)m->nx;
+    memset(f, 0, sizeof *f);
+    f->nf = n;
+    if (o->val_last > 0 && o->val_last < n) {
+        f->nv = o->val_last;
+        f->nf = n - f->nv;
+    } else if (o->val_frac > 0 && n >= 2) {
+        size_t nv = (size_t)llround(o->val_frac * (double)n);
+        f->nv = nv < 1 ? 1 : nv > n - 1 ? n - 1 : nv;
+        f->nf = n - f->nv;
+    }
+    size_t bs = (size_t)o->batch < f->nf ? (size_t)o->batch : f->nf;
+    f->xs = malloc(n * t * sizeof *f->xs);
+    f->ys = malloc(n * sizeof *f->ys);
+    f->xb = malloc(bs * t * sizeof *f->xb);
+    f->yb = malloc(bs * sizeof *f->yb);
+    f->perm = malloc(n * sizeof *f->perm);
+    f->best = f->nv ? malloc(m->nparams * sizeof *f->best) : NULL;
+    double *ox = malloc(n * t * sizeof *ox), *oy = malloc(n * sizeof *oy);
+    int rc = -1;
+    if (!f->xs || !f->ys || !f->xb || !f->yb || !f->perm || !ox || !oy ||
+        (f->nv && !f->best) || pred_decay_mask(m) < 0 ||
+        pred_acts_reserve(m, bs < (size_t)m->chunk ? (int)bs : m->chunk) < 0) {
+        fail(err, errlen, "out of memory", 0);
+        goto done;
+    }
+    if (f->nv && !(o->val_last > 0 && o->val_last < n))
+        pred_split(n, (double)f->nf / (double)n, o->seed + 104729, f->perm);
+    else
+        for (size_t i = 0; i < n; i++)
+            f->perm[i] = i;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(ox + i * t, x + f->perm[i] * t, t * sizeof *ox);
+        oy[i] = y[f->perm[i]];
+    }
+    /* Scalers from the fitted rows only; the validation rows through them
+     * (a row failing there is reported by its place in X). */
+    if (standardize_train(m, ox, oy, f->nf, o->log_target, f->xs, f->ys, err,
+                          errlen) < 0)
+        goto done;
+    for (size_t r = f->nf; r < n; r++) {
+        double v = oy[r];
+        if (!isfinite(v) || (o->log_target && !(v > 0))) {
+            fail(err, errlen,
+                 "target is not finite (or not > 0 with a log "
+                 "target)",
+                 f->perm[r]);
+            goto done;
+        }
+        v = o->log_target ? log(v) : v;
+        f->ys[r] = (pfloat)((v - m->ys.mean) / m->ys.sd);
+        for (size_t i = 0; i < t; i++) {
+            double xv = ox[r * t + i];
+            if (m->kind[i] >= 0 && !isfinite(xv)) {
+                fail(err, errlen, "a numeric feature is not finite",
+                     f->perm[r]);
+                goto done;
+            }
+            f->xs[r * t + i] =
+                (pfloat)(m->kind[i] < 0 ? xv
+                                        : (xv - m->xs[i].mean) / m->xs[i].sd);
+        }
+    }
+    rc = 0;
+done:
+    free(ox);
+    free(oy);
+    return rc;
+}
+
+/* Keeps the weights when the validation MSE is the best so far; returns
+ * 1 when training should stop (patience spent). */
+static int check_val(struct pred_model *m, struct fit_state *f,
+                     const struct pred_train_opts *o, int step, int *stale)
+{
+    if (!f->nv)
+        return 0;
+    double v = val_mse(m, f->xs + f->nf * (size_t)m->nx, f->ys + f->nf, f->nv);
+    if (!(v >= m->rec.val_mse)) { /* also when val_mse is still NAN */
+        m->rec.val_mse = v;
+        m->rec.best_step = step;
+        memcpy(f->best, m->params, m->nparams * sizeof *f->best);
+        *stale = 0;
+        return 0;
+    }
+    return o->patience > 0 && ++*stale >= o->patience;
 }
 
 int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
@@ -172,48 +279,62 @@ int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
             snprintf(err, errlen, "predictor: %s", why);
         return -1;
     }
-    size_t t = (size_t)m->t, bs = (size_t)o->batch < n ? (size_t)o->batch : n;
-    pfloat *xs = malloc(n * t * sizeof *xs), *ys = malloc(n * sizeof *ys);
-    pfloat *xb = malloc(bs * t * sizeof *xb), *yb = malloc(bs * sizeof *yb);
-    size_t *perm = malloc(n * sizeof *perm);
-    int rc = -1;
-    if (!xs || !ys || !xb || !yb || !perm ||
-        pred_acts_reserve(m, bs < (size_t)m->chunk ? (int)bs : m->chunk) < 0) {
-        fail(err, errlen, "out of memory", 0);
-        goto done;
+    struct fit_state f;
+    if (fit_prepare(m, &f, x, y, n, o, err, errlen) < 0) {
+        fit_state_free(&f);
+        return -1;
     }
-    if (standardize_train(m, x, y, n, o->log_target, xs, ys, err, errlen) < 0)
-        goto done;
+    size_t t = (size_t)m->nx, nf = f.nf, bs = (size_t)o->batch;
     memset(m->m1, 0, m->nparams * sizeof *m->m1);
     memset(m->v1, 0, m->nparams * sizeof *m->v1);
     m->adam_t = 0;
+    memset(&m->rec, 0, sizeof m->rec);
+    m->rec.opts = *o;
+    m->rec.opts.on_epoch = NULL, m->rec.opts.ctx = NULL;
+    m->rec.opts.loss_out = NULL;
+    m->rec.n_fit = nf, m->rec.n_val = f.nv, m->rec.val_mse = NAN;
     gsl_rng_set(m->rng, o->seed);
-    for (size_t i = 0; i < n; i++)
+    size_t *perm = f.perm;
+    for (size_t i = 0; i < nf; i++)
         perm[i] = i;
-    for (int e = 0; e < o->epochs; e++) {
-        gsl_ran_shuffle(m->rng, perm, n, sizeof *perm);
-        double lr = e < o->lr_drop_epoch ? o->lr : o->lr_after;
-        double loss = run_epoch(m, xs, ys, perm, n, xb, yb, lr, o);
+    int per = (int)((nf + bs - 1) / bs);
+    int total = o->steps > 0 ? o->steps : o->epochs * per, step = 0, stale = 0;
+    int e = 0, stop = 0;
+    for (; step < total && !stop; e++) {
+        gsl_ran_shuffle(m->rng, perm, nf, sizeof *perm);
+        double sum = 0;
+        size_t rows = 0;
+        for (size_t s = 0; s < nf && step < total; s += bs, step++) {
+            size_t nb = nf - s < bs ? nf - s : bs;
+            for (size_t k = 0; k < nb; k++) {
+                memcpy(f.xb + k * t, f.xs + perm[s + k] * t, t * sizeof *f.xb);
+                f.yb[k] = f.ys[perm[s + k]];
+            }
+            double lr = pred_lr_at(o, step, total, e);
+            sum += pred_train_step(m, f.xb, f.yb, (int)nb, lr, o) * (double)nb;
+            rows += nb;
+        }
         if (o->loss_out)
-            o->loss_out[e] = loss;
+            o->loss_out[e] = sum / (double)rows;
         if (o->on_epoch)
-            o->on_epoch(e, loss, o->ctx);
+            o->on_epoch(e, sum / (double)rows, o->ctx);
+        stop = check_val(m, &f, o, step, &stale);
     }
+    if (f.nv)
+        memcpy(m->params, f.best, m->nparams * sizeof *f.best);
+    else
+        m->rec.best_step = step;
+    m->rec.steps_run = step;
+    m->rec.epochs_run = e;
     m->fitted = 1;
-    rc = 0;
-done:
-    free(xs);
-    free(ys);
-    free(xb);
-    free(yb);
-    free(perm);
-    return rc;
+    fit_state_free(&f);
+    return 0;
 }
 
 int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
                  char *err, size_t errlen)
 {
-    size_t t = (size_t)m->t;
+    size_t t = (size_t)m->nx;
     int cap = m->chunk;
     if (pred_acts_reserve(m, n < (size_t)cap ? (int)n : cap) < 0)
         return fail(err, errlen, "out of memory", 0);

@@ -3,6 +3,7 @@
  * hand from traces/gavel/simulation_throughputs.json. */
 #include <criterion/criterion.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -209,4 +210,58 @@ Test(predictor_cmd, leave_one_group_out_splits_by_the_column)
     cr_assert(strstr(buf, "linear,6,\"Transformer\","));
     read_in_dir("loo/compare.csv", buf, sizeof buf);
     cr_assert(strstr(buf, "\ntree,7,"), "%s", buf);
+}
+
+Test(predictor_cmd, gavel_physics_columns_follow_flops_and_bandwidth)
+{
+    cr_assert_eq(
+        run("dataset gavel --physics --throughputs %s -o p.csv", GAVEL_JSON), 0,
+        "%s", err);
+    read_in_dir("p.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, "gpu_bandwidth_gbs,log10_compute_ms,"
+                          "log10_memory_ms,runnable,throughput\n"),
+              "%.300s", buf);
+    /* ResNet-18 (CNN, 11.17 M weights, 32 px) at batch 16 on a K80:
+     * 6 x 11.17e6 x (32/16)^2 x 16 = 4.28928e9 FLOPs a step over 4.37e12
+     * FLOP/s = 0.981529... ms, log10 -0.0080970...; 16 x 11.17e6 bytes
+     * over 240e9 B/s = 0.744667 ms, log10 -0.1280381... */
+    const char *row = strstr(buf, "\"ResNet-18 (batch size 16)\",ResNet-18,"
+                                  "image_classification,16,11.17,18,k80,1,12,"
+                                  "4.37,240,");
+    cr_assert(row, "%.400s", buf);
+    double c, m;
+    cr_assert_eq(sscanf(row + strlen("\"ResNet-18 (batch size 16)\",ResNet-18,"
+                                     "image_classification,16,11.17,18,k80,1,"
+                                     "12,4.37,240,"),
+                        "%lf,%lf", &c, &m),
+                 2);
+    cr_assert_float_eq(c, log10(4.28928e9 / 4.37e12 * 1e3), 1e-12);
+    cr_assert_float_eq(m, log10(16 * 11.17e6 / 240e9 * 1e3), 1e-12);
+}
+
+Test(predictor_cmd, training_options_are_checked_and_recorded)
+{
+    cr_assert_eq(run("dataset synth --schema memory --rows 60 -o m.csv"), 0);
+    cr_assert_eq(run("predictor train --data m.csv --target memory_mb "
+                     "--model tbigru --lr 0 -o x.bin"),
+                 2);
+    cr_assert(strstr(err, "--lr"), "%s", err);
+    cr_assert_eq(run("predictor train --data m.csv --target memory_mb "
+                     "--model tbigru --schedule linear -o x.bin"),
+                 2);
+    cr_assert_eq(run("predictor train --data m.csv --target memory_mb "
+                     "--model hu2025 --ensemble 2 --steps 5 -o x.bin"),
+                 1);
+    cr_assert(strstr(err, "ensemble"), "%s", err);
+    cr_assert_eq(run("predictor compare --data m.csv --target memory_mb "
+                     "--models hu2025,tbigru --steps 30 --batch 8 --lr 0.002 "
+                     "--weight-decay 0.1 --clip 2 --val-frac 0.2 "
+                     "--ensemble 2 --repeats 1 --no-plots --out c"),
+                 0, "%s", err);
+    read_in_dir("c/splits.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, "hu2025 steps=30 cosine warmup=1 lr_min=0.01 "
+                          "batch=8 lr=0.002 wd=0.1 l2=0 clip=2 dropout=0.01 "
+                          "val=0.2 patience=0 best_step="),
+              "%s", buf);
+    cr_assert(strstr(buf, "/30 ensemble=2"), "%s", buf);
 }

@@ -97,7 +97,9 @@ static struct pred_model *model_of(const struct fixture *fx,
                           (int)ar[6],
                           0,
                           ar[7] == 1 ? PRED_ATTENTION_FIRST : PRED_GRU_FIRST,
-                          ar[8] == 1 ? PRED_POOL_LAST : PRED_POOL_MEAN};
+                          ar[8] == 1 ? PRED_POOL_LAST : PRED_POOL_MEAN,
+                          PRED_TOKENS_FEATURE,
+                          0};
     for (size_t i = 0; i < nl; i++)
         feat[i] = (struct pred_feature){lv[i], (int)levels[i], lv};
     struct pred_schema s = {(int)nl, feat};
@@ -177,4 +179,66 @@ Test(torch_fixture, transformer_without_gru_matches_pytorch)
 Test(torch_fixture, bigru_without_attention_matches_pytorch)
 {
     check_fixture("bigru_only.txt");
+}
+
+/* The whole training loop of pred_fit with hetsim's recipe against
+ * tests/predictor/torch_train_fixture.py: validation rows drawn with GSL's
+ * shuffle (re-implemented there), standardization on the fitted rows, log
+ * target, reshuffled mini-batches (the last partial), warm-up and cosine
+ * schedule, clipping, AdamW decay of weight matrices only, the best
+ * epoch's weights kept, predictions in original units. Dropout is 0. */
+Test(torch_fixture, whole_training_loop_matches_pytorch)
+{
+    struct fixture fx;
+    struct pred_feature feat[8];
+    fixture_read(&fx, "train_loop.txt");
+    struct pred_model *m = model_of(&fx, feat);
+    size_t n, nx, np, ne;
+    const double *x = get(&fx, "x", &nx), *y = get(&fx, "y", &n);
+    const double *op = get(&fx, "opts", NULL);
+    struct pred_train_opts o;
+    pred_train_recipe(&o, n);
+    o.steps = (int)op[0];
+    o.batch = (int)op[1];
+    o.warmup = (int)op[2];
+    o.lr = op[3];
+    o.lr_min = op[4];
+    o.weight_decay = op[5];
+    o.clip = op[6];
+    o.val_frac = op[7];
+    o.seed = (unsigned long)op[8];
+    o.log_target = 1;
+    /* The validation permutation: GSL here, its Python re-implementation
+     * in the fixture. */
+    size_t perm[64];
+    const double *vp = get(&fx, "val_perm", &np);
+    cr_assert_eq(np, n);
+    pred_split(n, 0.75, o.seed + 104729, perm);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq((double)perm[i], vp[i], "val_perm[%zu]", i);
+    const double *el = get(&fx, "epoch_losses", &ne);
+    double loss[64];
+    cr_assert_eq(pred_train_epochs(&o, n), (int)ne);
+    o.loss_out = loss;
+    char err[200];
+    cr_assert_eq(pred_fit(m, x, y, n, &o, err, sizeof err), 0, "%s", err);
+    for (size_t e = 0; e < ne; e++)
+        assert_close(loss[e], el[e], "epoch loss", e);
+    const double *best = get(&fx, "best", NULL);
+    const struct pred_train_record *r = pred_model_record(m);
+    cr_assert_eq(r->best_step, (int)best[0]);
+    assert_close(r->val_mse, best[1], "validation MSE", 0);
+    const double *after = get(&fx, "params_after", NULL);
+    for (size_t i = 0; i < m->nparams; i++)
+        assert_close(m->params[i], after[i], "kept parameters", i);
+    size_t nn;
+    const double *xn = get(&fx, "x_new", NULL),
+                 *pp = get(&fx, "predicted", &nn);
+    double pred[8];
+    cr_assert_eq(pred_predict(m, xn, nn, pred, err, sizeof err), 0, "%s", err);
+    for (size_t i = 0; i < nn; i++)
+        assert_close(pred[i], pp[i], "prediction", i);
+    (void)nx;
+    pred_destroy(m);
+    fixture_free(&fx);
 }

@@ -72,8 +72,19 @@ static void model_gradcheck(const struct pred_arch *arch, int train)
 
 static struct pred_arch tiny(void)
 {
-    struct pred_arch a = {
-        "tiny", 6, 3, 4, 2, 2, 3, 8, 0.3, PRED_GRU_FIRST, PRED_POOL_MEAN};
+    struct pred_arch a = {"tiny",
+                          6,
+                          3,
+                          4,
+                          2,
+                          2,
+                          3,
+                          8,
+                          0.3,
+                          PRED_GRU_FIRST,
+                          PRED_POOL_MEAN,
+                          PRED_TOKENS_FEATURE,
+                          0};
     return a;
 }
 
@@ -99,6 +110,19 @@ Test(gradcheck, whole_model_presets_shapes_without_gru_or_attention)
     a = tiny();
     a.n_attn = 0;
     model_gradcheck(&a, 0);
+}
+
+/* Hu's Table 2 shape: one token whose channels are the features, blocks
+ * without feed-forward or second norm, ReLU before the output dropout. */
+Test(gradcheck, whole_model_hu2025_shape_in_both_orders)
+{
+    struct pred_arch a = tiny();
+    a.tokens = PRED_TOKENS_ROW;
+    a.d_ff = 0;
+    a.head_relu = 1;
+    model_gradcheck(&a, 1);
+    a.order = PRED_ATTENTION_FIRST;
+    model_gradcheck(&a, 1);
 }
 
 static void random_fill(pfloat *p, size_t n, gsl_rng *r)
