@@ -155,9 +155,11 @@ static void add_pending(struct gs *g, struct sim *s)
             g->prio[j * nt + t] = 0;
             const struct sim_class_spec *cl =
                 sim_class(s, sim_job(s, j)->job_class);
+            /* 0 also where it runs out of memory: Gavel measured 0 */
             g->thr[j * nt + t] =
-                (sim_job(s, j)->allowed >> t & 1u) && cl->unit_s[t] > 0
-                    ? 1.0 / cl->unit_s[t]
+                (sim_job(s, j)->allowed >> t & 1u) && cl->unit_s[t] > 0 &&
+                        !sim_mem_overflows(s, j, (int32_t)t)
+                    ? (cl->rate[t] > 0 ? cl->rate[t] : 1.0 / cl->unit_s[t])
                     : 0;
         }
         g->in_alloc[j] = 0;
@@ -323,7 +325,9 @@ static int start_round(struct gs *g, struct sim *s)
         if (rc)
             return rc;
         g->round_n[j] = n; /* its end, as the engine computes it */
-        g->round_finish[j] = now + (double)n * sim_job(s, j)->unit_s;
+        const struct sim_class_spec *cl = sim_class(s, job->job_class);
+        g->round_finish[j] = now + (cl->rate[t] > 0 ? (double)n / cl->rate[t]
+                                                    : (double)n * job->unit_s);
         end = fmax(end, g->round_finish[j]);
         g->round[g->nround++] = j;
     }
