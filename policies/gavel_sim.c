@@ -100,10 +100,25 @@ static void gs_remove(struct gs *g, uint32_t j)
     g->need_update = 1;
 }
 
+static const struct gs *sort_ctx; /* for by_end (qsort has no context) */
+
+/* Gavel's heap order of finished micro-tasks: latest end first, then id;
+ * it sets the order of the floating-point sums of worker time. */
+static int by_end(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    double fx = sort_ctx->round_finish[x], fy = sort_ctx->round_finish[y];
+    if (fx != fy)
+        return fx > fy ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
 /* The micro-tasks of the round that just ended (R1, R4, R9). */
 static int end_round(struct gs *g, struct sim *s)
 {
     size_t nt = (size_t)g->nt;
+    sort_ctx = g;
+    qsort(g->round, g->nround, sizeof *g->round, by_end);
     for (size_t k = 0; k < g->nround; k++) {
         uint32_t j = g->round[k];
         int32_t t = g->planned[j];

@@ -5,8 +5,8 @@
  * fifo (FIFOPolicy 'base'): persistent. Queue = the active jobs it has not
  *   allocated, by job id. For each allocated job by id: if it has left, the
  *   queue's head takes its type when its GPUs fit the type's free count so
- *   far and its throughput there is > 0 (else the head is only dropped
- *   from this call's queue); otherwise
+ *   far and its throughput there is > 0 (else it stays at the head);
+ *   otherwise
  *   its GPUs count as used. Then, while jobs and types with free GPUs
  *   (alphabetical) remain: the head needs a type with enough free GPUs
  *   (none: stop); an index among those is drawn (random.Random(seed)
@@ -81,12 +81,12 @@ static int fifo(struct gs *g, struct sim *s, int perf)
         g->fifo_type[j] = -1;
         if (head == nq)
             continue;
-        uint32_t h = queue[head++];
+        uint32_t h = queue[head]; /* taken only when it fits there */
         int32_t sf = sim_job(s, h)->num_gpus;
         double thr = g->thr[(size_t)h * (size_t)g->nt + (size_t)t];
-        if (sf <= avail[t] && thr > 0.0) { /* marked: Python loops over a
-                                              snapshot of */
-            g->fifo_type[h] = t + SIM_MAX_GPU_TYPES; /* the allocated jobs */
+        if (sf <= avail[t] && thr > 0.0) {
+            head++; /* marked: Python loops over a snapshot of the jobs */
+            g->fifo_type[h] = t + SIM_MAX_GPU_TYPES; /* allocated before */
             avail[t] -= sf;
         }
     }
