@@ -129,6 +129,7 @@ static int32_t class_of(struct workload *w, const struct trace *t,
     memset(&spec, 0, sizeof spec);
     int known = 0, fallback = 0;
     uint8_t zero[SIM_MAX_GPU_TYPES] = {0};
+    double rate[SIM_MAX_GPU_TYPES] = {0}; /* steps/s as measured (gavel:*) */
     for (int32_t g = 0; g < w->cluster->ntypes; g++) {
         double thr;
         for (int spread = 0; spread < 2 && w->worker[g]; spread++) {
@@ -142,7 +143,7 @@ static int32_t class_of(struct workload *w, const struct trace *t,
             (spread ? spec.spread_unit_s : spec.unit_s)[g] =
                 thr > 0 ? 1 / thr : 0;
             if (!spread)
-                spec.rate[g] = thr > 0 ? thr : 0;
+                rate[g] = thr > 0 ? thr : 0;
         }
     }
     if (!known) {
@@ -150,7 +151,8 @@ static int32_t class_of(struct workload *w, const struct trace *t,
         return -1;
     }
     double need = memory_from_zeros(w->cluster, &spec, zero);
-    if (sim_add_class(w->sim, &spec, slot) != 0)
+    if (sim_add_class(w->sim, &spec, slot) != 0 ||
+        sim_set_class_rate(w->sim, *slot, rate) != 0)
         return -2;
     if ((size_t)*slot >= w->fallback_cap) {
         size_t cap = 2 * (size_t)*slot + 16;
