@@ -57,15 +57,16 @@ static int build(struct mtd *d, const struct gs *g, const struct sim *s)
         double left = job->work - (double)g->steps_done[j];
         d->need[i] = best > 0 ? left / best : INFINITY;
         for (size_t t = 0; t < nt; t++) {
-            d->col[i * nt + t] = 0;
-            if (!(g->thr[j * nt + t] > 0))
-                continue;
+            /* a type where it cannot run keeps its variable, as in
+               Gavel's LP: an interior point gives it a share too */
             d->col[i * nt + t] = ++nc;
             glp_add_cols(d->lp, 1);
             glp_set_col_bnds(d->lp, nc, GLP_LO, 0, 0);
-            ne++;
-            ia[ne] = (int)(i + 1), ja[ne] = nc;
-            ar[ne] = g->thr[j * nt + t] / best;
+            if (g->thr[j * nt + t] > 0) {
+                ne++;
+                ia[ne] = (int)(i + 1), ja[ne] = nc;
+                ar[ne] = g->thr[j * nt + t] / best;
+            }
             ne++;
             ia[ne] = (int)(m + i + 1), ja[ne] = nc, ar[ne] = 1;
             ne++;
