@@ -21,10 +21,8 @@ static int refuse(struct sim *s, const char *fmt, ...)
 
 static void (*const handlers[SIM_EV_KINDS])(struct sim *,
                                             const struct sim_event *) = {
-    [SIM_EV_ARRIVAL] = on_arrival,
-    [SIM_EV_FINISH] = on_finish,
-    [SIM_EV_WAKE] = on_wake,
-    [SIM_EV_OOM] = on_oom,
+    [SIM_EV_ARRIVAL] = on_arrival, [SIM_EV_FINISH] = on_finish,
+    [SIM_EV_WAKE] = on_wake,       [SIM_EV_OOM] = on_oom,
     [SIM_EV_SLICE] = on_slice_end,
 };
 
@@ -82,8 +80,8 @@ static void push_next_arrival(struct sim *s)
     if (s->next_arrival >= s->njobs)
         return;
     uint32_t j = s->order[s->next_arrival++];
-    if (sim_heap_push(&s->heap, s->jobs[j].submit_time, SIM_EV_ARRIVAL, j,
-                      0) != 0)
+    if (sim_heap_push(&s->heap, s->jobs[j].submit_time, SIM_EV_ARRIVAL, j, 0) !=
+        0)
         s->oom = 1;
 }
 
@@ -212,8 +210,8 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
 
 int sim_drop(struct sim *s, uint32_t j, const char *why)
 {
-    if (j >= s->njobs || (s->jobs[j].state != JOB_QUEUED &&
-                          s->jobs[j].state != JOB_PREEMPTED))
+    if (j >= s->njobs ||
+        (s->jobs[j].state != JOB_QUEUED && s->jobs[j].state != JOB_PREEMPTED))
         return refuse(s, "job %u is not waiting, so it cannot be dropped", j);
     if (!s->drop_why && !(s->drop_why = calloc(s->njobs, sizeof *s->drop_why)))
         return SIM_ENOMEM;
@@ -379,8 +377,10 @@ static int check_placement(struct sim *s, uint32_t j,
             return refuse(s, "job %u: node %d named twice", j, g.node);
         s->node_stamp[g.node] = s->stamp;
         if (g.gpus < 1 || g.gpus > s->node_free[g.node])
-            return refuse(s, "job %u: asks %d GPUs of node %d, which has %d "
-                          "free", j, g.gpus, g.node, s->node_free[g.node]);
+            return refuse(s,
+                          "job %u: asks %d GPUs of node %d, which has %d "
+                          "free",
+                          j, g.gpus, g.node, s->node_free[g.node]);
         total += g.gpus;
     }
     if (total != job->num_gpus)
@@ -432,10 +432,11 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
             kind = SIM_EV_FINISH;
         } else
             kind = SIM_EV_SLICE;
-        run = job->overhead_run + slice * job->unit_s;
+        double w = kind == SIM_EV_FINISH ? job->work_left : slice;
         double rate = sim_class_rate(s, job->job_class, p->gpu_type);
-        if ((flags & SIM_RUN_CONSOLIDATED) && rate > 0)
-            run = job->overhead_run + slice / rate;
+        run = job->overhead_run + ((flags & SIM_RUN_CONSOLIDATED) && rate > 0
+                                       ? w / rate
+                                       : w * job->unit_s);
     }
     job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
     if (job->doomed) { /* it will never finish here (memory.c) */
@@ -466,8 +467,7 @@ int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
 int sim_preempt(struct sim *s, uint32_t j)
 {
     if (j >= s->njobs || s->jobs[j].state != JOB_RUNNING)
-        return refuse(s, "job %u is not running, so it cannot be preempted",
-                      j);
+        return refuse(s, "job %u is not running, so it cannot be preempted", j);
     struct sim_job *job = &s->jobs[j];
     double elapsed = s->now - job->last_start;
     double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
@@ -482,8 +482,8 @@ int sim_preempt(struct sim *s, uint32_t j)
     job->run_s += elapsed;
     job->epoch++; /* its finish event is now stale */
     job->preemptions++;
-    job->overhead_due = job->restart_s >= 0 ? job->restart_s
-                                            : s->restart_overhead;
+    job->overhead_due =
+        job->restart_s >= 0 ? job->restart_s : s->restart_overhead;
     if (job->doomed) { /* stopped before it ran out of memory: no progress */
         job->doomed = 0;
         job->wasted_s += elapsed;
