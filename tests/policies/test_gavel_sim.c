@@ -53,8 +53,11 @@ static const struct {
     /* Gavel keeps the last feasible point of its bisection, any point of a
        large feasible set: its fixture's scipy interior point and GLPK's
        interior point differ there, and this trace's many multi-GPU jobs
-       make the average JCT follow the point (-25 %, makespan exact). */
+       make the average JCT follow the point (-25 %, makespan exact; the
+       heavy 6214e9 runs likewise, makespan within 0.7 %). */
     {"0e4a51", "min_total_duration_perf", 0.30},
+    {"6214e9_first500", "min_total_duration_perf", 0.25}, /* -19 % */
+    {"6214e9", "min_total_duration_perf", 0.25},          /* -21 % */
     /* The heterogeneity-agnostic LP has many optima; we take the symmetric
        one, the fixture's interior point stopped elsewhere (7 of its 632
        solves ended with numerical warnings): -2 %, makespan -0.2 %. */
