@@ -70,6 +70,11 @@ struct gs {
  * the code of sim_fail when the LP solver fails. */
 int gs_compute_allocation(struct gs *g, struct sim *s);
 
+/* The engine hooks (gavel_sim.c), for the ops tables (gavel_sim_ops.c). */
+int gs_schedule(void *state, struct sim *s);
+void gs_arrival(void *state, struct sim *s, uint32_t job);
+void gs_destroy(void *state);
+
 /* min_total_duration_perf's allocation (gavel_sim_mtd.c); same returns. */
 int gs_mtd_allocation(struct gs *g, struct sim *s);
 
