@@ -47,14 +47,15 @@ int cli_clusters(int argc, char **argv)
 
 int cli_policies(int argc, char **argv)
 {
-    if (wants_help(argc, argv,
-                   "Usage: hetsim policies [--verbose]\nLists the scheduling "
-                   "policies that --policy NAME accepts;\n--verbose adds "
-                   "each one's parameters (--policy-opt KEY=VALUE) and\n"
-                   "defaults, and the placements and backfill modes.\n\n"
-                   "Example:\n  hetsim policies --verbose\n"
-                   "  hetsim run --trace T.csv --cluster gavel-108 --policy las "
-                   "--policy-opt quantum=30\n"))
+    if (wants_help(
+            argc, argv,
+            "Usage: hetsim policies [--verbose]\nLists the scheduling "
+            "policies that --policy NAME accepts;\n--verbose adds "
+            "each one's parameters (--policy-opt KEY=VALUE) and\n"
+            "defaults, and the placements and backfill modes.\n\n"
+            "Example:\n  hetsim policies --verbose\n"
+            "  hetsim run --trace T.csv --cluster gavel-108 --policy las "
+            "--policy-opt quantum=30\n"))
         return CLI_OK;
     int verbose = argc == 2 && (strcmp(argv[1], "--verbose") == 0 ||
                                 strcmp(argv[1], "-v") == 0);
@@ -63,11 +64,15 @@ int cli_policies(int argc, char **argv)
                                argv[1]);
     for (size_t i = 0; pol_at(i); i++) {
         const struct pol_ops *p = pol_at(i);
-        printf("%-14s %s%s\n", p->name, p->description,
-               p->needs_estimates ? " [needs --estimates]" : "");
+        if (strlen(p->name) > 14) /* gavel:NAME: the text on its own line */
+            printf("%s\n%-14s %s%s\n", p->name, "", p->description,
+                   p->needs_estimates ? " [needs --estimates]" : "");
+        else
+            printf("%-14s %s%s\n", p->name, p->description,
+                   p->needs_estimates ? " [needs --estimates]" : "");
         for (size_t k = 0; verbose && p->params && p->params[k].name; k++)
-            printf("%-16s %s=%s  %s\n", "", p->params[k].name,
-                   p->params[k].def, p->params[k].help);
+            printf("%-16s %s=%s  %s\n", "", p->params[k].name, p->params[k].def,
+                   p->params[k].help);
     }
     if (verbose)
         printf("\nplacements (--placement): fastest (default), consolidate, "

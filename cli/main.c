@@ -18,8 +18,10 @@ static const struct command commands[] = {
     {"policies", cli_policies, "list the scheduling policies"},
     {"trace", cli_trace, "read, convert, summarise and generate traces"},
     {"compare", cli_compare, "run several policies on a trace; compare"},
-    {"dataset", cli_dataset, "write the predictor's datasets (synthetic, Gavel)"},
-    {"predictor", cli_predictor, "train, evaluate and compare resource predictors"},
+    {"dataset", cli_dataset,
+     "write the predictor's datasets (synthetic, Gavel)"},
+    {"predictor", cli_predictor,
+     "train, evaluate and compare resource predictors"},
     {"sweep", cli_sweep, "run a cross product of experiments over seeds"},
     {"check", cli_check, "compare results with a golden file (for CI)"},
     {"pack", cli_pack, "fill a cluster with GPU-sharing pods; fragmentation"},
@@ -37,14 +39,19 @@ static void usage(void)
            "Commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         printf("  %-10s %s\n", commands[i].name, commands[i].summary);
-    printf("\nOptions:\n"
-           "  -h, --help     show this help (or `hetsim COMMAND --help`)\n"
-           "  -V, --version  show the version\n\n"
-           "Example:\n"
-           "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
-           "--cluster gavel-108 --policy fifo --out results\n\n"
-           "Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 bad input "
-           "(trace, cluster).\n");
+    printf(
+        "\nOptions:\n"
+        "  -h, --help     show this help (or `hetsim COMMAND --help`)\n"
+        "  -V, --version  show the version\n\n"
+        "Example:\n"
+        "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
+        "--cluster gavel-108 --policy fifo --out results\n\n"
+        "Policies (`hetsim policies`): hetsim's own, and gavel:NAME, Gavel's "
+        "own\nsimulator rule for rule (gavel:fifo, gavel:fifo_perf, "
+        "gavel:max_min_fairness,\ngavel:max_min_fairness_perf, "
+        "gavel:min_total_duration_perf).\n\n"
+        "Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 bad input "
+        "(trace, cluster).\n");
 }
 
 int main(int argc, char **argv)

@@ -15,8 +15,8 @@ static void run_usage(void)
         "Usage: hetsim run --trace FILE --cluster FILE|NAME [OPTIONS]\n"
         "Replays the jobs of a trace on a GPU cluster under one scheduling "
         "policy\nand writes its results to a folder.\n\n"
-        "  -t, --trace FILE      jobs to replay (README, \"Trace formats\")\n"
-        CLI_TRACE_OPTIONS_HELP
+        "  -t, --trace FILE      jobs to replay (README, \"Trace "
+        "formats\")\n" CLI_TRACE_OPTIONS_HELP
         "  -c, --cluster C       a cluster JSON file, or a built-in name "
         "(`hetsim clusters`),\n"
         "                        or alibaba2023:NODES.csv[:TYPES.json] "
@@ -25,8 +25,8 @@ static void run_usage(void)
         "simulation_throughputs.json):\n"
         "                        jobs of a known job_type then run "
         "total_steps / throughput\n"
-        "  -p, --policy NAME     scheduling policy (default fifo; "
-        "`hetsim policies`)\n"
+        "  -p, --policy NAME     policy (default fifo; `hetsim policies`; "
+        "gavel:*)\n"
         "      --policy-opt K=V  a policy parameter (repeatable; "
         "`hetsim policies --verbose`)\n"
         "      --placement P     fastest (default), consolidate, first-fit, "
@@ -87,8 +87,10 @@ static void run_usage(void)
         "gpu_mem_peak)\n"
         "      --restart-overhead S  seconds a preempted job loses at each "
         "restart (default 0)\n"
-        "      --round-s S       round length of the gavel-* policies, seconds\n"
-        "                        (default 360; same as --policy-opt round_s=S)\n"
+        "      --round-s S       round length of the gavel-* and gavel:* "
+        "policies, s\n"
+        "                        (default 360; same as --policy-opt "
+        "round_s=S)\n"
         "      --oom-detect-s S  a job started on a GPU type with less memory "
         "than it needs\n"
         "                        fails after S seconds (default 60), wasting "
@@ -106,7 +108,8 @@ static void run_usage(void)
         "jobs on\n"
         "                        GPUs (.png, .svg, and the .gp script that "
         "redraws them)\n"
-        "      --report          also write DIR/report.html: one self-contained "
+        "      --report          also write DIR/report.html: one "
+        "self-contained "
         "page with\n"
         "                        the inputs, the summary, every chart and the "
         "command\n"
@@ -162,8 +165,8 @@ int cli_load_cluster(const char *arg, struct cluster **out)
     if (strncmp(arg, "alibaba2023:", 12) == 0)
         return cli_alibaba_cluster(arg + 12, out);
     struct stat st;
-    int is_file = stat(arg, &st) == 0 || strchr(arg, '/') ||
-                  strstr(arg, ".json");
+    int is_file =
+        stat(arg, &st) == 0 || strchr(arg, '/') || strstr(arg, ".json");
     if (!is_file) {
         int rc = cluster_preset(arg, out);
         if (rc == 0)
@@ -179,7 +182,8 @@ int cli_load_cluster(const char *arg, struct cluster **out)
                      cluster_preset_name(i));
         }
         cli_error("%s: no such cluster file or built-in cluster (built-in: "
-                  "%s)", arg, names);
+                  "%s)",
+                  arg, names);
         return CLI_BAD_INPUT;
     }
     struct sim_error err = {0};
@@ -201,8 +205,8 @@ int cli_read_trace(const char *path, enum trace_format f,
     int rc = trace_read(path, f, opt, out, &err);
     if (rc == 0) {
         if ((*out)->rows_skipped > 0)
-            cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s",
-                     path, (*out)->rows_skipped, err.line, err.text);
+            cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s", path,
+                     (*out)->rows_skipped, err.line, err.text);
         return CLI_OK;
     }
     return cli_trace_failure(rc, &err, path);
@@ -219,8 +223,10 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         const char *eq = strchr(arg, '=');
         size_t i = cfg->nopts;
         if (!eq || eq == arg || strlen(arg) >= sizeof cfg->opt_buf[0])
-            return cli_usage_error(cmd, "--policy-opt wants KEY=VALUE, got "
-                                   "'%s'", arg);
+            return cli_usage_error(cmd,
+                                   "--policy-opt wants KEY=VALUE, got "
+                                   "'%s'",
+                                   arg);
         if (i == CLI_MAX_POLICY_OPTS)
             return cli_usage_error(cmd, "at most %d --policy-opt",
                                    CLI_MAX_POLICY_OPTS);
@@ -231,16 +237,14 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         cfg->nopts++;
         return 0;
     }
-    case 'L':
-        return cli_parse_placement(cmd, arg, cfg);
+    case 'L': return cli_parse_placement(cmd, arg, cfg);
     case 'F':
         if ((k = pol_backfill_parse(arg)) < 0)
             return cli_usage_error(cmd, "--backfill wants none, easy, "
                                    "conservative or greedy, got '%s'", arg);
         cfg->backfill = k;
         return 0;
-    case 'E':
-        return cli_parse_estimates(cmd, arg, cfg);
+    case 'E': return cli_parse_estimates(cmd, arg, cfg);
     case 'W': { /* a shorthand for --policy-opt round_s=S */
         char opt_text[256];
         snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
@@ -264,8 +268,8 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
         const char *name = opt == 'R' ? "--restart-overhead" : "--oom-detect-s";
         double v = strtod(arg, &end);
         if (end == arg || *end || !(v >= 0) || v > 1e12)
-            return cli_usage_error(cmd, "%s wants seconds >= 0, got '%s'",
-                                   name, arg);
+            return cli_usage_error(cmd, "%s wants seconds >= 0, got '%s'", name,
+                                   arg);
         *(opt == 'R' ? &cfg->restart_overhead_s : &cfg->oom_detect_s) = v;
         return 0;
     }
@@ -330,25 +334,29 @@ int cli_parse_placement(const char *cmd, const char *text,
     const char *comma = strchr(text, ',');
     const char *mem = comma ? comma + 1 : text;
     int k = 0; /* "mem-aware" alone keeps the default rule */
-    cfg->mem_aware = strncmp(mem, "mem-aware", 9) == 0 &&
-                     (mem[9] == '\0' || mem[9] == ':');
+    cfg->mem_aware =
+        strncmp(mem, "mem-aware", 9) == 0 && (mem[9] == '\0' || mem[9] == ':');
     if (comma || !cfg->mem_aware) {
         size_t len = comma ? (size_t)(comma - text) : strlen(text);
         snprintf(rule, sizeof rule, "%.*s", (int)(len < 63 ? len : 63), text);
         k = pol_placement_parse(rule);
     }
     if (k < 0 || (comma && !cfg->mem_aware))
-        return cli_usage_error(cmd, "unknown placement '%s' (choose from: "
+        return cli_usage_error(cmd,
+                               "unknown placement '%s' (choose from: "
                                "fastest, consolidate, first-fit, best-fit, "
-                               "random; then ,mem-aware[:MARGIN])", text);
+                               "random; then ,mem-aware[:MARGIN])",
+                               text);
     cfg->placement = k;
     cfg->mem_margin = 0;
     if (cfg->mem_aware && mem[9] == ':') {
         char *end;
         double v = strtod(mem + 10, &end);
         if (end == mem + 10 || *end || !(v >= 0) || v > 10)
-            return cli_usage_error(cmd, "mem-aware:MARGIN wants a MARGIN "
-                                   "from 0 to 10, got '%s'", text);
+            return cli_usage_error(cmd,
+                                   "mem-aware:MARGIN wants a MARGIN "
+                                   "from 0 to 10, got '%s'",
+                                   text);
         cfg->mem_margin = v;
     }
     return 0;
@@ -368,8 +376,10 @@ int cli_parse_estimates(const char *cmd, const char *text,
         char *end;
         double v = strtod(text + 6, &end);
         if (end == text + 6 || *end || !(v >= 0) || v > 10)
-            return cli_usage_error(cmd, "--estimates noisy:SIGMA wants a "
-                                   "SIGMA from 0 to 10, got '%s'", text);
+            return cli_usage_error(cmd,
+                                   "--estimates noisy:SIGMA wants a "
+                                   "SIGMA from 0 to 10, got '%s'",
+                                   text);
         cfg->estimates = CLI_EST_NOISY;
         cfg->noise_sigma = v;
     } else if (strcmp(text, "history") == 0 ||
@@ -381,10 +391,12 @@ int cli_parse_estimates(const char *cmd, const char *text,
         cfg->estimates = CLI_EST_PREDICTOR;
         return parse_predictor(cmd, text + 10, cfg);
     } else
-        return cli_usage_error(cmd, "--estimates wants oracle, trace, "
+        return cli_usage_error(cmd,
+                               "--estimates wants oracle, trace, "
                                "noisy:SIGMA, history[:vc|:user], "
                                "predictor:MODEL.bin[,memory=MODEL2.bin] or "
-                               "none, got '%s'", text);
+                               "none, got '%s'",
+                               text);
     return 0;
 }
 
@@ -474,7 +486,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
             if (parse_seed(optarg, &cfg->seed) != 0)
                 return cli_usage_error("hetsim run",
                                        "--seed wants a whole number >= 0, "
-                                       "got '%s'", optarg);
+                                       "got '%s'",
+                                       optarg);
             break;
         case ':':
             return cli_usage_error("hetsim run", "option '%s' needs a value",
@@ -512,10 +525,11 @@ static int maybe_share(struct run_config *cfg, struct workload *w,
     if (cfg->mem_aware)
         return cli_usage_error("hetsim run", "mem-aware placements apply to "
                                "whole GPUs only");
-    if (strncmp(cfg->policy, "gavel-", 6) == 0)
-        return cli_usage_error("hetsim run", "the gavel-* policies time-slice "
-                               "whole GPUs in rounds; they do not take GPU "
-                               "sharing");
+    if (strncmp(cfg->policy, "gavel-", 6) == 0 ||
+        strncmp(cfg->policy, "gavel:", 6) == 0)
+        return cli_usage_error("hetsim run", "the gavel-* and gavel:* policies "
+                               "time-slice whole GPUs in rounds; they do not "
+                               "take GPU sharing");
     int rc = cfg->pairs ? cli_load_throughputs(cfg->pairs, pairs) : CLI_OK;
     if (rc)
         return rc;
@@ -563,8 +577,9 @@ int cli_run(int argc, char **argv)
     rc = cli_load_cluster(cfg.cluster, &c);
     if (!rc)
         rc = cli_read_trace(cfg.trace, cfg.format, &cfg.trace_opt, &t);
-    const char *mpath = cfg.throughputs ? cfg.throughputs
-                        : c && c->throughputs[0] ? c->throughputs : NULL;
+    const char *mpath = cfg.throughputs          ? cfg.throughputs
+                        : c && c->throughputs[0] ? c->throughputs
+                                                 : NULL;
     if (!rc && mpath)
         rc = cli_load_throughputs(mpath, &m);
     struct run_perf perf = {.read_wall_s = cli_clock() - t0};
@@ -573,9 +588,12 @@ int cli_run(int argc, char **argv)
         cli_error("out of memory");
         rc = CLI_FAILURE;
     }
-    w = (struct workload){.cluster = c, .sim = s, .matrix = m,
+    w = (struct workload){.cluster = c,
+                          .sim = s,
+                          .matrix = m,
                           .estimates = cfg.estimates,
-                          .noise_sigma = cfg.noise_sigma, .seed = cfg.seed};
+                          .noise_sigma = cfg.noise_sigma,
+                          .seed = cfg.seed};
     if (s) {
         sim_set_restart_overhead(s, cfg.restart_overhead_s);
         sim_set_oom_detect_s(s, cfg.oom_detect_s);
