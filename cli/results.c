@@ -65,6 +65,7 @@ static const char *status_name(const struct sim_job *j)
     case JOB_COMPLETED: return "completed";
     case JOB_FAILED:
         return j->failure == JOB_FAIL_UNSCHEDULABLE ? "unschedulable"
+               : j->failure == JOB_FAIL_DROPPED     ? "dropped"
                                                     : "failed";
     default: return "unfinished";
     }

@@ -18,5 +18,10 @@ extern const struct pol_ops pol_max_efficiency;
 extern const struct pol_ops pol_gavel_maxmin;
 extern const struct pol_ops pol_gavel_makespan;
 extern const struct pol_ops pol_gavel_fifo;
+extern const struct pol_ops pol_gs_fifo;
+extern const struct pol_ops pol_gs_fifo_perf;
+extern const struct pol_ops pol_gs_mmf;
+extern const struct pol_ops pol_gs_mmf_perf;
+extern const struct pol_ops pol_gs_mtd_perf;
 
 #endif

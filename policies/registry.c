@@ -17,6 +17,11 @@ static const struct pol_ops *const registry[] = {
     &pol_gavel_maxmin,
     &pol_gavel_makespan,
     &pol_gavel_fifo,
+    &pol_gs_fifo,
+    &pol_gs_fifo_perf,
+    &pol_gs_mmf,
+    &pol_gs_mmf_perf,
+    &pol_gs_mtd_perf,
 };
 
 #define NPOLICIES (sizeof registry / sizeof registry[0])

@@ -15,6 +15,7 @@ static void on_arrival(struct sim *s, const struct sim_event *ev);
 static void on_finish(struct sim *s, const struct sim_event *ev);
 static void on_wake(struct sim *s, const struct sim_event *ev);
 static void on_oom(struct sim *s, const struct sim_event *ev);
+static void on_slice_end(struct sim *s, const struct sim_event *ev);
 static int refuse(struct sim *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -24,17 +25,18 @@ static void (*const handlers[SIM_EV_KINDS])(struct sim *,
     [SIM_EV_FINISH] = on_finish,
     [SIM_EV_WAKE] = on_wake,
     [SIM_EV_OOM] = on_oom,
+    [SIM_EV_SLICE] = on_slice_end,
 };
 
 /* Legal transitions: bit `to` of legal[from]. */
 #define BIT(state) (1u << (state))
 static const unsigned legal[] = {
     [JOB_SUBMITTED] = BIT(JOB_QUEUED) | BIT(JOB_FAILED),
-    [JOB_QUEUED] = BIT(JOB_RUNNING),
+    [JOB_QUEUED] = BIT(JOB_RUNNING) | BIT(JOB_FAILED), /* FAILED: sim_drop */
     /* RUNNING -> QUEUED: out of GPU memory, it waits again from scratch */
     [JOB_RUNNING] = BIT(JOB_COMPLETED) | BIT(JOB_PREEMPTED) | BIT(JOB_FAILED) |
                     BIT(JOB_QUEUED),
-    [JOB_PREEMPTED] = BIT(JOB_RUNNING),
+    [JOB_PREEMPTED] = BIT(JOB_RUNNING) | BIT(JOB_FAILED),
     [JOB_COMPLETED] = 0,
     [JOB_FAILED] = 0,
 };
@@ -131,6 +133,7 @@ static void on_finish(struct sim *s, const struct sim_event *ev)
     release_gpus(s, j);
     job->run_s += s->now - job->last_start;
     job->work_left = 0;
+    job->slice = 0;
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->finish_time = s->now;
     job_set_state(s, j, JOB_COMPLETED);
@@ -178,6 +181,60 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
         s->policy->on_finish(s->policy->state, s, j);
     if (again && s->policy->on_arrival)
         s->policy->on_arrival(s->policy->state, s, j);
+}
+
+/* The end of a slice that did not finish the job (sim_start_slice): it
+ * waits again with the slice's work done (none for a run without
+ * progress, whose time is wasted). */
+static void on_slice_end(struct sim *s, const struct sim_event *ev)
+{
+    uint32_t j = ev->job;
+    struct sim_job *job = &s->jobs[j];
+    double held = s->now - job->last_start;
+    release_gpus(s, j);
+    job->run_s += held;
+    if (job->slice == 1 + SIM_RUN_NO_PROGRESS) {
+        job->wasted_s += held;
+        s->wasted_gpu_s += held * job->num_gpus;
+        s->wasted_by_type[job->gpu_type] += held * job->num_gpus;
+    } else {
+        job->work_left -= job->slice_work;
+        if (job->work_left < 0)
+            job->work_left = 0;
+    }
+    s->overhead_gpu_s += job->overhead_run * job->num_gpus;
+    job->slice = 0;
+    job->epoch++;
+    job_set_state(s, j, JOB_PREEMPTED);
+    queue_push(s, j);
+    s->instant_changed = 1;
+}
+
+int sim_drop(struct sim *s, uint32_t j, const char *why)
+{
+    if (j >= s->njobs || (s->jobs[j].state != JOB_QUEUED &&
+                          s->jobs[j].state != JOB_PREEMPTED))
+        return refuse(s, "job %u is not waiting, so it cannot be dropped", j);
+    if (!s->drop_why && !(s->drop_why = calloc(s->njobs, sizeof *s->drop_why)))
+        return SIM_ENOMEM;
+    s->drop_why[j] = why;
+    queue_remove(s, j);
+    s->jobs[j].failure = JOB_FAIL_DROPPED;
+    job_set_state(s, j, JOB_FAILED);
+    s->instant_changed = 1;
+    return 0;
+}
+
+const char *sim_job_failure_text(const struct sim *s, uint32_t j)
+{
+    SIM_ASSERT(j < s->njobs);
+    const struct sim_job *job = &s->jobs[j];
+    if (job->state != JOB_FAILED)
+        return "";
+    if (job->failure == JOB_FAIL_DROPPED)
+        return s->drop_why && s->drop_why[j] ? s->drop_why[j]
+                                             : "dropped by the policy";
+    return "no allowed GPU type has enough GPUs";
 }
 
 int sim_wake_at(struct sim *s, double time)
@@ -251,7 +308,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     while (!s->oom && !s->est_rc && sim_heap_pop(&s->heap, &ev) == 0) {
         SIM_ASSERT(ev.time >= s->now);
         s->now = ev.time;
-        int per_run = ev.kind == SIM_EV_FINISH || ev.kind == SIM_EV_OOM;
+        int per_run = ev.kind == SIM_EV_FINISH || ev.kind == SIM_EV_OOM ||
+                      ev.kind == SIM_EV_SLICE;
         if (!per_run || ev.epoch == s->jobs[ev.job].epoch) {
             s->events++;
             handlers[ev.kind](s, &ev);
@@ -331,7 +389,10 @@ static int check_placement(struct sim *s, uint32_t j,
     return 0;
 }
 
-int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
+/* Starts waiting job J on P: a whole run (SLICE < 0) or a slice of SLICE
+ * units of work with FLAGS (sim_start_slice). */
+static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
+                     double slice, unsigned flags)
 {
     if (j >= s->njobs)
         return refuse(s, "no job %u", j);
@@ -341,10 +402,11 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     int rc = check_placement(s, j, p);
     if (rc)
         return rc;
-    const struct sim_class_spec *cls = &s->classes[job->job_class];
-    if ((p->nseg > 1 ? cls->spread_unit_s : cls->unit_s)[p->gpu_type] <= 0)
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
+    int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
+    if ((spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type] <= 0)
         return refuse(s, "job %u cannot run %s on %s", j,
-                      p->nseg > 1 ? "spread over nodes" : "on one node",
+                      spread ? "spread over nodes" : "on one node",
                       s->cluster->types[p->gpu_type].name);
     rc = sim_take_gpus(s, j, p);
     if (rc)
@@ -353,8 +415,7 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     job_set_state(s, j, JOB_RUNNING);
     job->gpu_type = p->gpu_type;
     job->spread = p->nseg > 1;
-    const struct sim_class_spec *cl = &s->classes[job->job_class];
-    job->unit_s = (job->spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type];
+    job->unit_s = (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type];
     if (job->start_time < 0)
         job->start_time = s->now;
     job->last_start = s->now;
@@ -362,14 +423,37 @@ int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
     job->overhead_due = 0;
     double run = job->overhead_run + job->work_left * job->unit_s;
     uint32_t kind = SIM_EV_FINISH;
+    job->slice = 0;
+    if (slice >= 0 && ((flags & SIM_RUN_NO_PROGRESS) || slice < job->work_left)) {
+        job->slice = (uint8_t)(1 + (flags & SIM_RUN_NO_PROGRESS));
+        job->slice_work = slice;
+        run = job->overhead_run + slice * job->unit_s;
+        kind = SIM_EV_SLICE;
+    }
     job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
     if (job->doomed) { /* it will never finish here (memory.c) */
         run = s->oom_detect_s;
         kind = SIM_EV_OOM;
+        job->slice = 0;
     }
     s->busy_by_type[p->gpu_type] += job->num_gpus;
     s->busy += job->num_gpus;
     return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
+}
+
+int sim_start(struct sim *s, uint32_t j, const struct sim_placement *p)
+{
+    return start_run(s, j, p, -1, 0);
+}
+
+int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
+                    double work, unsigned flags)
+{
+    if (!(work >= 0) || !(work < INFINITY) ||
+        (flags & ~(SIM_RUN_CONSOLIDATED | SIM_RUN_NO_PROGRESS)))
+        return refuse(s, "job %u: a slice of %g units with flags %#x", j, work,
+                      flags);
+    return start_run(s, j, p, work, flags);
 }
 
 int sim_preempt(struct sim *s, uint32_t j)
@@ -381,6 +465,12 @@ int sim_preempt(struct sim *s, uint32_t j)
     double elapsed = s->now - job->last_start;
     double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
     job->work_left = sim_work_left(s, j);
+    if (job->slice == 1 + SIM_RUN_NO_PROGRESS) { /* wasted, as below */
+        job->wasted_s += elapsed;
+        s->wasted_gpu_s += elapsed * job->num_gpus;
+        s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
+    }
+    job->slice = 0;
     release_gpus(s, j);
     job->run_s += elapsed;
     job->epoch++; /* its finish event is now stale */

@@ -110,7 +110,9 @@ enum job_state {
     JOB_FAILED,
 };
 
-enum job_failure { JOB_FAIL_NONE, JOB_FAIL_UNSCHEDULABLE };
+/* DROPPED: the policy gave up on the job (sim_drop); sim_job_failure_text
+ * says why. */
+enum job_failure { JOB_FAIL_NONE, JOB_FAIL_UNSCHEDULABLE, JOB_FAIL_DROPPED };
 
 /* How fast the jobs of one class run: seconds per unit of work on GPU type
  * t, on one node (unit_s) or spread over several (spread_unit_s); 0 = the
@@ -169,6 +171,9 @@ struct sim_job {
     uint8_t spread;      /* current placement spans nodes */
     uint8_t doomed;      /* the current run will run out of memory */
     int32_t ooms;        /* runs that ran out of memory */
+    double slice_work;   /* work the current slice credits (sim_start_slice) */
+    uint8_t slice;       /* the current run is a slice: 0 no, else
+                            1 + SIM_RUN_NO_PROGRESS when it does no work */
 };
 
 /* ---- Engine ------------------------------------------------------------- */
@@ -276,6 +281,33 @@ struct sim_placement {
  * of one allowed type, or it names a node twice; the engine then stops with
  * the reason. */
 int sim_start(struct sim *s, uint32_t job, const struct sim_placement *p);
+
+/* A bounded run, for round-based policies (Gavel's rounds: policies/
+ * gavel_sim.c). Starts waiting JOB on P for WORK units of its work (> 0,
+ * or 0 for an empty run); the run ends by itself after WORK times its
+ * seconds per unit. When WORK >= its work left the job completes there as
+ * with sim_start; otherwise it then waits again (PREEMPTED, at the tail of
+ * the queue) with exactly WORK less to do: the end of a slice is not a
+ * preemption (no restart overhead, not counted), and the policy hears of
+ * it only through the scheduling pass of that instant. FLAGS:
+ *   SIM_RUN_CONSOLIDATED: at the one-node speed of its class on P's type
+ *     even when P spans nodes (a simulator that ignores placement);
+ *   SIM_RUN_NO_PROGRESS: the run holds its GPUs for the time WORK would
+ *     take and does nothing (a failed attempt); that time counts as wasted.
+ * Returns 0, or SIM_EDECISION as sim_start (and for a bad WORK). */
+#define SIM_RUN_CONSOLIDATED 1u
+#define SIM_RUN_NO_PROGRESS 2u
+int sim_start_slice(struct sim *s, uint32_t job, const struct sim_placement *p,
+                    double work, unsigned flags);
+
+/* Gives up on waiting JOB: it fails for good (JOB_FAILED, failure
+ * JOB_FAIL_DROPPED) and leaves the queue; WHY (borrowed: a string that
+ * outlives the run, e.g. a literal) says why. 0, or SIM_EDECISION when JOB
+ * is not waiting, or SIM_ENOMEM. */
+int sim_drop(struct sim *s, uint32_t job, const char *why);
+
+/* Why JOB failed, in a few words ("" when it did not). */
+const char *sim_job_failure_text(const struct sim *s, uint32_t job);
 
 /* Stops running JOB now. Its GPUs are freed, the work done so far is kept,
  * it waits again (PREEMPTED) at the tail of the queue, and its next start

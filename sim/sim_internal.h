@@ -29,7 +29,7 @@ int sim_cluster_parse(const char *text, const char *src, struct cluster **out,
 /* ---- Event heap (heap.c) ------------------------------------------------ */
 
 enum sim_event_kind { SIM_EV_ARRIVAL, SIM_EV_FINISH, SIM_EV_WAKE,
-                      SIM_EV_OOM, SIM_EV_KINDS };
+                      SIM_EV_OOM, SIM_EV_SLICE, SIM_EV_KINDS };
 
 struct sim_event {
     double time;
@@ -128,6 +128,7 @@ struct sim {
     double *est_util;     /* (est_util_n, 2) GPU and memory utilization, -1
                              unknown; NULL until an estimator gives one */
     size_t est_util_n;
+    const char **drop_why; /* (njobs) sim_drop's reasons, or NULL */
 };
 
 /* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */

@@ -65,6 +65,7 @@ void sim_destroy(struct sim *s)
         sim_freemap_free(&s->maps[t]);
     sim_heap_free(&s->heap);
     free(s->jobs);
+    free(s->drop_why);
     free(s->order);
     free(s->node_free);
     free(s->node_leaf);
@@ -316,7 +317,8 @@ double sim_work_left(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
     const struct sim_job *j = &s->jobs[job];
-    if (j->state != JOB_RUNNING || j->doomed) /* a doomed run does nothing */
+    if (j->state != JOB_RUNNING || j->doomed ||
+        j->slice == 1 + SIM_RUN_NO_PROGRESS) /* a run that does nothing */
         return j->work_left;
     double working = s->now - j->last_start - j->overhead_run;
     double left = j->work_left - (working > 0 ? working / j->unit_s : 0);

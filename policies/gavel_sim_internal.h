@@ -1,0 +1,76 @@
+/* gavel_sim_internal.h -- the state of the gavel:* policies (Gavel's own
+ * simulator, rule for rule; gavel_sim.c), shared with the file that
+ * computes their allocations (gavel_sim_alloc.c). Not part of policy.h. */
+#ifndef HETSIM_GAVEL_SIM_INTERNAL_H
+#define HETSIM_GAVEL_SIM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+/* Gavel's policies (scheduler/policies/ at commit c4fa400). */
+enum gs_kind {
+    GS_FIFO,      /* FIFOPolicy, mode 'base' ("FIFO") */
+    GS_FIFO_PERF, /* FIFOPolicyWithPerf ("FIFO_Perf") */
+    GS_MMF,       /* MaxMinFairnessPolicy ("MaxMinFairness") */
+    GS_MMF_PERF,  /* MaxMinFairnessPolicyWithPerf */
+    GS_MTD_PERF,  /* MinTotalDurationPolicyWithPerf */
+};
+
+#define GS_MAX_FAILURES 5 /* Gavel's MAX_FAILED_ATTEMPTS */
+
+struct gs {
+    enum gs_kind kind;
+    const struct cluster *c;
+    int32_t nt;
+    double round_s, reset_s;
+    int fifo_bug, split_fail, hold_unallocated;
+    int32_t order[SIM_MAX_GPU_TYPES]; /* Gavel's type order: v100, p100, k80,
+                                         then other types */
+    int32_t alpha[SIM_MAX_GPU_TYPES]; /* types by lower-case name */
+    struct sim_pyrand shuffler;       /* random.Random(seed + 5) */
+    struct sim_pyrand fifo_rng;       /* FIFOPolicy's random.Random(seed) */
+
+    /* per job (njobs), or per job and type (njobs * nt) */
+    int64_t *steps_done;
+    double *jt;    /* _job_time_so_far */
+    double *def;   /* _deficits */
+    double *alloc; /* the allocation of the last recompute */
+    double *prio;  /* _priorities */
+    double *thr;   /* consolidated steps/s; 0 = cannot run there */
+    uint8_t *in_alloc, *failures, *gone;
+    int32_t *fifo_type; /* FIFOPolicy's persistent allocation, or -1 */
+    int32_t *planned;   /* type of this placement pass, or -1 */
+    int64_t *round_n;   /* steps of its micro-task this round */
+    double *round_finish;
+
+    double worker_time[SIM_MAX_GPU_TYPES]; /* _worker_time_so_far */
+    double last_reset;
+    int need_update;
+    double prev_round_end; /* current_round_start_time */
+    double round_end;
+    int in_round;
+
+    uint32_t *active; /* added jobs by arrival (_jobs' order) */
+    size_t nactive;
+    uint32_t *pending; /* arrived, added at the next round's start */
+    size_t npending;
+    uint32_t *round; /* jobs running this round */
+    size_t nround;
+    size_t njobs, cursor; /* cursor: first job id maybe not arrived yet */
+    struct sim_seg *seg;  /* (nnodes) */
+    void *scratch;        /* sort entries (nactive * nt) */
+    size_t scratch_cap;
+    int oom;
+};
+
+/* Recomputes the allocation of the active jobs (Gavel's
+ * _compute_allocation) into g->alloc and g->in_alloc. 0, SIM_ENOMEM, or
+ * the code of sim_fail when the LP solver fails. */
+int gs_compute_allocation(struct gs *g, struct sim *s);
+
+/* min_total_duration_perf's allocation (gavel_sim_mtd.c); same returns. */
+int gs_mtd_allocation(struct gs *g, struct sim *s);
+
+#endif
