@@ -17,53 +17,52 @@
 
 static void reproduce_usage(void)
 {
-    printf(
-        "Usage: hetsim reproduce EXPERIMENT [OPTIONS]\n"
-        "       hetsim reproduce --list\n"
-        "Reruns a published experiment: generates its workload, runs its "
-        "policies and\nseeds in parallel, and sets hetsim's figure beside "
-        "the published one (and\nbeside Gavel's own simulator's where "
-        "known) with the relative difference.\n\n"
-        "  -l, --list            name each experiment with its source\n"
-        "  -o, --out DIR         results (default "
-        "results/reproduce/EXPERIMENT), written\n"
-        "                        whole: table.txt, table.csv, runs.csv, "
-        "figure (.gp, .png,\n"
-        "                        .svg), report.html\n"
-        "  -j, --jobs N          runs at a time (default 2)\n"
-        "      --policies LIST   comma-separated policies (defaults: the "
-        "paper's; gavel:NAME\n"
-        "                        are Gavel's own, e.g. gavel:fifo_perf)\n"
-        "      --rates LIST      gavel-continuous: input rates, jobs/h "
-        "(default\n"
-        "                        0.4,0.8,...,2.8)\n"
-        "      --num-jobs LIST   gavel-makespan: jobs per static trace "
-        "(default 50,100,200,400)\n"
-        "      --arrived LIST    fgd: arrived shares read off (default "
-        "0.5,0.6,...,1.2)\n"
-        "      --seeds LIST      seeds (default 0,1,2; fgd: 1)\n"
-        "      --quick           few rates or sizes and one seed (a few "
-        "minutes)\n"
-        "      --fixture[=DIR]   gavel-continuous on Gavel's own generated "
-        "traces in DIR\n"
-        "                        (default tests/data/gavel-reference): seed "
-        "0, rates 0.4, 2.8\n"
-        "      --trace-jobs N    jobs per generated continuous trace "
-        "(default 6500)\n"
-        "  -T, --throughputs F   Gavel's matrix (default "
-        "traces/gavel/simulation_throughputs.json)\n"
-        "  -t, --trace FILE      fgd: Alibaba 2023 pods (default "
-        "traces/alibaba2023/pods.csv;\n"
-        "                        or a copy of openb_pod_list_default.csv)\n"
-        "      --nodes FILE      fgd: the node list (default "
-        "traces/alibaba2023/nodes.csv)\n"
-        "      --keep-runs       keep every run's folder under DIR/work\n"
-        "      --progress        show progress on stderr even when it is "
-        "not a terminal\n"
-        "  -q, --quiet           print nothing on success\n"
-        "  -h, --help            show this help\n\n"
-        "Example:\n"
-        "  hetsim reproduce gavel-continuous --fixture -j 2\n");
+    printf("Usage: hetsim reproduce EXPERIMENT [OPTIONS]\n"
+           "       hetsim reproduce --list\n"
+           "Reruns a published experiment: generates its workload, runs its "
+           "policies and\nseeds in parallel, and sets hetsim's figure beside "
+           "the published one (and\nbeside Gavel's own simulator's where "
+           "known) with the relative difference.\n\n"
+           "  -l, --list            name each experiment with its source\n"
+           "  -o, --out DIR         results (default "
+           "results/reproduce/EXPERIMENT), written\n"
+           "                        whole: table.txt, table.csv, runs.csv, "
+           "figure (.gp, .png,\n"
+           "                        .svg), report.html\n"
+           "  -j, --jobs N          runs at a time (default 2)\n"
+           "      --policies LIST   comma-separated policies (defaults: the "
+           "paper's; gavel:NAME\n"
+           "                        are Gavel's own, e.g. gavel:fifo_perf)\n"
+           "      --rates LIST      gavel-continuous: input rates, jobs/h "
+           "(default\n"
+           "                        0.4,0.8,...,2.8)\n"
+           "      --num-jobs LIST   gavel-makespan: jobs per static trace "
+           "(default 50,100,200,400)\n"
+           "      --arrived LIST    fgd: arrived shares read off (default "
+           "0.5,0.6,...,1.2)\n"
+           "      --seeds LIST      seeds (default 0,1,2; fgd: 1)\n"
+           "      --quick           few rates or sizes and one seed (a few "
+           "minutes)\n"
+           "      --fixture[=DIR]   gavel-continuous on Gavel's own generated "
+           "traces in DIR\n"
+           "                        (default tests/data/gavel-reference): seed "
+           "0, rates 0.4, 2.8\n"
+           "      --trace-jobs N    jobs per generated continuous trace "
+           "(default 6500)\n"
+           "  -T, --throughputs F   Gavel's matrix (default "
+           "traces/gavel/simulation_throughputs.json)\n"
+           "  -t, --trace FILE      fgd: Alibaba 2023 pods (default "
+           "traces/alibaba2023/pods.csv;\n"
+           "                        or a copy of openb_pod_list_default.csv)\n"
+           "      --nodes FILE      fgd: the node list (default "
+           "traces/alibaba2023/nodes.csv)\n"
+           "      --keep-runs       keep every run's folder under DIR/work\n"
+           "      --progress        show progress on stderr even when it is "
+           "not a terminal\n"
+           "  -q, --quiet           print nothing on success\n"
+           "  -h, --help            show this help\n\n"
+           "Example:\n"
+           "  hetsim reproduce gavel-continuous --fixture -j 2\n");
 }
 
 struct rep_args {
@@ -74,8 +73,7 @@ struct rep_args {
     int list, keep, progress, quiet;
 };
 
-static int parse_list(const char *opt, const char *arg, double *xs,
-                      size_t *n)
+static int parse_list(const char *opt, const char *arg, double *xs, size_t *n)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", arg);
@@ -118,8 +116,8 @@ static int rep_option(struct rep_args *a, int opt, char **argv)
     case 'P': return parse_policies(&a->cfg, optarg);
     case 'r':
     case 'N':
-    case 'A': return parse_list(argv[optind - 1], optarg, a->cfg.xs,
-                                &a->cfg.nxs);
+    case 'A':
+        return parse_list(argv[optind - 1], optarg, a->cfg.xs, &a->cfg.nxs);
     case 'S':
         if (parse_list("--seeds", optarg, xs, &n))
             return CLI_USAGE;
@@ -249,8 +247,7 @@ static int run_cells(struct exp_plan *p, long jobs, int progress)
     for (size_t i = 0; i < p->ncells; i++)
         total += !p->cells[i].skip_run;
     int rc = CLI_OK;
-    while (rc == CLI_OK &&
-           (next < p->ncells || cli_pool_running(pool) > 0)) {
+    while (rc == CLI_OK && (next < p->ncells || cli_pool_running(pool) > 0)) {
         if (next < p->ncells && p->cells[next].skip_run) {
             next++;
             continue;
@@ -279,10 +276,10 @@ static int run_cells(struct exp_plan *p, long jobs, int progress)
             cli_pool_report(what, c->argv[1], &d);
             rc = CLI_FAILURE;
         } else if (progress)
-            fprintf(stderr, "hetsim reproduce: [%zu/%zu] %s x=%g seed %llu: "
-                            "%.1f s\n",
-                    ++done, total, p->cfg.policies[c->policy],
-                    p->cfg.xs[c->x],
+            fprintf(stderr,
+                    "hetsim reproduce: [%zu/%zu] %s x=%g seed %llu: "
+                    "%.1f s\n",
+                    ++done, total, p->cfg.policies[c->policy], p->cfg.xs[c->x],
                     (unsigned long long)p->cfg.seeds[c->seed], c->wall_s);
     }
     cli_pool_destroy(pool);
@@ -315,8 +312,8 @@ static int finish(struct rep_args *a, struct exp_plan *p, const char *tmp,
     char command[4096];
     join_command(command, sizeof command, argc, argv);
     int chart_rc = 0;
-    int rc = exp_write(tmp, p, rows, (size_t)n, command, &chart_rc, err,
-                       sizeof err);
+    int rc =
+        exp_write(tmp, p, rows, (size_t)n, command, &chart_rc, err, sizeof err);
     if (rc == 0) {
         cli_chart_check(chart_rc, "figure");
         if (!a->quiet)

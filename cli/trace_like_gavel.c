@@ -65,8 +65,10 @@ static int like_number(const char *name, const char *arg, double max,
     errno = 0;
     double v = strtod(arg, &end);
     if (errno || end == arg || *end || !isfinite(v) || v < 0 || v > max)
-        return cli_usage_error(LIKE_CMD, "%s wants a number from 0 to %g, "
-                               "got '%s'", name, max, arg);
+        return cli_usage_error(LIKE_CMD,
+                               "%s wants a number from 0 to %g, "
+                               "got '%s'",
+                               name, max, arg);
     *out = v;
     return 0;
 }
@@ -78,8 +80,10 @@ static int like_option(struct like_args *a, int opt, char **argv)
     case 'L':
         return strcmp(optarg, "gavel") == 0
                    ? 0
-                   : cli_usage_error(LIKE_CMD, "--like knows only gavel, "
-                                     "got '%s'", optarg);
+                   : cli_usage_error(LIKE_CMD,
+                                     "--like knows only gavel, "
+                                     "got '%s'",
+                                     optarg);
     case 'o': a->out = optarg; return 0;
     case 'r':
         a->have_rate = 1;
@@ -87,7 +91,7 @@ static int like_option(struct like_args *a, int opt, char **argv)
     case 'n':
         if (like_number("--jobs", optarg, 1e8, &v) || v < 1 || v != floor(v))
             return cli_usage_error(LIKE_CMD, "--jobs wants a whole number "
-                                   "from 1 to 1e8");
+                                             "from 1 to 1e8");
         a->g.njobs = (size_t)v;
         return 0;
     case 's':
@@ -168,8 +172,7 @@ int cli_trace_generate_like(int argc, char **argv)
     if (!rc && !a.quiet && strcmp(a.out, "-") != 0)
         printf("hetsim trace generate: %zu Gavel jobs to %s (%g jobs/h, "
                "seed %llu%s)\n",
-               a.g.njobs, a.out, a.g.rate_per_h,
-               (unsigned long long)a.g.seed,
+               a.g.njobs, a.out, a.g.rate_per_h, (unsigned long long)a.g.seed,
                a.g.multi_gpu ? ", multi-GPU" : "");
     free(jobs);
     trace_throughputs_destroy(m);

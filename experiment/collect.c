@@ -128,8 +128,8 @@ int exp_collect(struct exp_plan *p, char *err, size_t errlen)
         case EXP_CONTINUOUS: rc = window_jct(c, err, errlen); break;
         case EXP_MAKESPAN: rc = makespan(c, err, errlen); break;
         case EXP_FGD:
-            rc = allocation_at(c, p->cfg.policies[c->policy],
-                               p->cfg.xs[c->x], err, errlen);
+            rc = allocation_at(c, p->cfg.policies[c->policy], p->cfg.xs[c->x],
+                               err, errlen);
             break;
         }
         if (rc)

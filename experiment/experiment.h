@@ -90,8 +90,8 @@ struct exp_config {
     size_t nxs;
     uint64_t seeds[EXP_MAX_LIST];
     size_t nseeds;
-    size_t njobs;        /* jobs per generated trace (continuous) */
-    int quick;           /* the defaults of a few minutes' run */
+    size_t njobs; /* jobs per generated trace (continuous) */
+    int quick;    /* the defaults of a few minutes' run */
 };
 
 /* Fills CFG's lists that are empty with the experiment's defaults (quick
@@ -100,13 +100,13 @@ void exp_config_defaults(struct exp_config *cfg);
 
 /* One run of the plan: a hetsim command line and where it writes. */
 struct exp_cell {
-    size_t policy, x, seed; /* indexes into the config's lists */
-    char out[4096];         /* the run's folder */
+    size_t policy, x, seed;   /* indexes into the config's lists */
+    char out[4096];           /* the run's folder */
     char *argv[EXP_MAX_ARGS]; /* NULL-terminated; argv[0] = "hetsim" */
-    double value;           /* the figure, NAN until collected */
-    size_t dropped;         /* window jobs that did not complete */
-    double wall_s;          /* the run's wall time (set by the caller) */
-    int skip_run;           /* another cell's run writes OUT: do not run */
+    double value;             /* the figure, NAN until collected */
+    size_t dropped;           /* window jobs that did not complete */
+    double wall_s;            /* the run's wall time (set by the caller) */
+    int skip_run;             /* another cell's run writes OUT: do not run */
 };
 
 struct exp_plan {
@@ -130,12 +130,12 @@ int exp_collect(struct exp_plan *p, char *err, size_t errlen);
 struct exp_row {
     const char *policy;
     double x;
-    double mean, sd;   /* over the seeds (sd 0 with one seed) */
-    size_t n;          /* seeds */
-    double gavel;      /* Gavel's own simulator (fixture), NAN if none */
+    double mean, sd; /* over the seeds (sd 0 with one seed) */
+    size_t n;        /* seeds */
+    double gavel;    /* Gavel's own simulator (fixture), NAN if none */
     double gavel_wall_s;
-    double published;  /* the paper's value, NAN if none */
-    double wall_s;     /* mean wall time of hetsim's runs */
+    double published; /* the paper's value, NAN if none */
+    double wall_s;    /* mean wall time of hetsim's runs */
 };
 
 /* The rows of the collected plan P, policy by policy, x ascending; *OUT

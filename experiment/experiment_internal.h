@@ -45,7 +45,7 @@ double exp_fgd_cut(const struct exp_row *rows, size_t n, double x);
 /* DIR/report.html: the experiment, the command, the table and, when
  * HAVE_CHART, DIR/figure.svg inlined (report.c). 0 or -1 (errno). */
 int exp_write_report(const char *dir, const struct exp_plan *p,
-                     const struct exp_row *rows, size_t n,
-                     const char *command, int have_chart);
+                     const struct exp_row *rows, size_t n, const char *command,
+                     int have_chart);
 
 #endif

@@ -33,8 +33,9 @@ struct gavel_template {
 
 #define R18 "python3 main.py --data_dir=%s/cifar10 --batch_size "
 #define R50 "python3 main.py -j 8 -a resnet50 -b "
-#define TRF "python3 train.py -data %s/translation/multi30k.atok.low.pt " \
-            "-batch_size "
+#define TRF                                                                    \
+    "python3 train.py -data %s/translation/multi30k.atok.low.pt "              \
+    "-batch_size "
 #define LMC "python main.py --cuda --data %s/wikitext2 --batch_size "
 #define REC "python3 train.py --data_dir %s/ml-20m/pro_sg/ --batch_size "
 
@@ -45,20 +46,17 @@ static const struct gavel_template TEMPLATES[] = {
     {"ResNet-18 (batch size 64)", R18 "64", "--num_steps", 1, 1},
     {"ResNet-18 (batch size 128)", R18 "128", "--num_steps", 1, 1},
     {"ResNet-18 (batch size 256)", R18 "256", "--num_steps", 1, 1},
-    {"ResNet-50 (batch size 16)", R50 "16 %s/imagenet/", "--num_minibatches",
-     1, 1},
-    {"ResNet-50 (batch size 32)", R50 "32 %s/imagenet/", "--num_minibatches",
-     1, 1},
-    {"ResNet-50 (batch size 64)", R50 "64 %s/imagenet/", "--num_minibatches",
-     1, 1},
-    {"ResNet-50 (batch size 128)", R50 "128 %s/imagenet/",
-     "--num_minibatches", 1, 1},
-    {"Transformer (batch size 16)", TRF "16 -proj_share_weight", "-step", 1,
+    {"ResNet-50 (batch size 16)", R50 "16 %s/imagenet/", "--num_minibatches", 1,
      1},
-    {"Transformer (batch size 32)", TRF "32 -proj_share_weight", "-step", 1,
+    {"ResNet-50 (batch size 32)", R50 "32 %s/imagenet/", "--num_minibatches", 1,
      1},
-    {"Transformer (batch size 64)", TRF "64 -proj_share_weight", "-step", 1,
+    {"ResNet-50 (batch size 64)", R50 "64 %s/imagenet/", "--num_minibatches", 1,
      1},
+    {"ResNet-50 (batch size 128)", R50 "128 %s/imagenet/", "--num_minibatches",
+     1, 1},
+    {"Transformer (batch size 16)", TRF "16 -proj_share_weight", "-step", 1, 1},
+    {"Transformer (batch size 32)", TRF "32 -proj_share_weight", "-step", 1, 1},
+    {"Transformer (batch size 64)", TRF "64 -proj_share_weight", "-step", 1, 1},
     {"Transformer (batch size 128)", TRF "128 -proj_share_weight", "-step", 1,
      1},
     {"Transformer (batch size 256)", TRF "256 -proj_share_weight", "-step", 1,
@@ -73,11 +71,13 @@ static const struct gavel_template TEMPLATES[] = {
     {"Recommendation (batch size 2048)", REC "2048", "-n", 1, 0},
     {"Recommendation (batch size 4096)", REC "4096", "-n", 1, 0},
     {"Recommendation (batch size 8192)", REC "8192", "-n", 1, 0},
-    {"A3C", "python3 main.py --env PongDeterministic-v4 --workers 4 "
-            "--amsgrad True",
+    {"A3C",
+     "python3 main.py --env PongDeterministic-v4 --workers 4 "
+     "--amsgrad True",
      "--max-steps", 0, 0},
-    {"CycleGAN", "python3 cyclegan.py --dataset_path %s/monet2photo "
-                 "--decay_epoch 0",
+    {"CycleGAN",
+     "python3 cyclegan.py --dataset_path %s/monet2photo "
+     "--decay_epoch 0",
      "--n_steps", 1, 0},
 };
 #define NTEMPLATES (sizeof TEMPLATES / sizeof TEMPLATES[0])

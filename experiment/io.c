@@ -13,8 +13,8 @@ int exp_write_gavel_trace(const char *path, const struct trace_throughputs *m,
                           const struct exp_gavel_gen *g, char *err,
                           size_t errlen)
 {
-    struct exp_gavel_job *jobs = malloc((g->njobs ? g->njobs : 1) *
-                                        sizeof *jobs);
+    struct exp_gavel_job *jobs =
+        malloc((g->njobs ? g->njobs : 1) * sizeof *jobs);
     if (!jobs) {
         snprintf(err, errlen, "out of memory");
         return -1;

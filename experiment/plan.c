@@ -125,15 +125,18 @@ static int cell_args(const struct exp_config *cfg, struct exp_cell *c,
     if (exp_kind(cfg->info) == EXP_FGD) {
         char cluster[4200];
         snprintf(cluster, sizeof cluster, "alibaba2023:%s", cfg->nodes);
-        const char *a[] = {"pack", "-t", trace, "-c", cluster, "-P", pol,
-                           "-o", c->out, "-s", seed, "--no-plots", "-q"};
+        const char *a[] = {"pack", "-t",   trace, "-c", cluster,      "-P", pol,
+                           "-o",   c->out, "-s",  seed, "--no-plots", "-q"};
         for (size_t i = 0; !rc && i < sizeof a / sizeof *a; i++)
             rc = add_arg(c, &k, a[i]);
         return rc;
     }
-    const char *a[] = {"run", "-t", trace, "-f", "gavel", "-c", "gavel-108",
-                       "-T", cfg->throughputs, "-p", pol, "-o", c->out,
-                       "-s", seed, "-q"};
+    const char *a[] = {"run",       "-t",    trace,
+                       "-f",        "gavel", "-c",
+                       "gavel-108", "-T",    cfg->throughputs,
+                       "-p",        pol,     "-o",
+                       c->out,      "-s",    seed,
+                       "-q"};
     for (size_t i = 0; !rc && i < sizeof a / sizeof *a; i++)
         rc = add_arg(c, &k, a[i]);
     /* hetsim's own makespan LP needs to know each job's remaining work. */

@@ -11,8 +11,7 @@ static const struct exp_info EXPERIMENTS[] = {
      "average JCT of jobs 4000-4999 against the input rate (jobs/h): Gavel's "
      "single-GPU job mix, Poisson arrivals, 36 V100 + 36 P100 + 36 K80",
      "avg JCT (h)"},
-    {"gavel-makespan",
-     "Narayanan et al., OSDI'20 (Gavel)",
+    {"gavel-makespan", "Narayanan et al., OSDI'20 (Gavel)",
      "Sec. 7.2, makespan policy on static traces",
      "makespan against the number of jobs: Gavel's multi-GPU job mix, every "
      "job at time 0, 36 V100 + 36 P100 + 36 K80",

@@ -72,8 +72,8 @@ static void inline_svg(FILE *f, const char *dir)
 }
 
 int exp_write_report(const char *dir, const struct exp_plan *p,
-                     const struct exp_row *rows, size_t n,
-                     const char *command, int have_chart)
+                     const struct exp_row *rows, size_t n, const char *command,
+                     int have_chart)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/report.html", dir);
@@ -82,12 +82,14 @@ int exp_write_report(const char *dir, const struct exp_plan *p,
         return -1;
     const struct exp_info *in = p->cfg.info;
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
-          "hetsim reproduce ", f);
+          "hetsim reproduce ",
+          f);
     esc(f, in->name);
     fputs("</title><style>body{font-family:sans-serif;max-width:70em;"
           "margin:auto}table{border-collapse:collapse}td,th{border:1px "
           "solid #ccc;padding:2px 6px;text-align:right}</style></head>"
-          "<body>\n<h1>", f);
+          "<body>\n<h1>",
+          f);
     esc(f, in->name);
     fputs("</h1>\n<p><b>Source:</b> ", f);
     esc(f, in->source);
@@ -102,13 +104,15 @@ int exp_write_report(const char *dir, const struct exp_plan *p,
         inline_svg(f, dir);
     table(f, rows, n, in->metric);
     if (exp_kind(in) == EXP_FGD)
-        fprintf(f, "<p>fgd's cut of unallocated GPU against the best other "
-                   "placement at arrived 1.0: %.1f %% (published: up to %g "
-                   "%%, on Alibaba's 6,200-GPU trace).</p>\n",
+        fprintf(f,
+                "<p>fgd's cut of unallocated GPU against the best other "
+                "placement at arrived 1.0: %.1f %% (published: up to %g "
+                "%%, on Alibaba's 6,200-GPU trace).</p>\n",
                 exp_fgd_cut(rows, n, 1.0), EXP_FGD_PUBLISHED_CUT_PCT);
     fputs("<p>Differences are (hetsim - other) / other. Gavel's simulator "
           "values are from Gavel c4fa400 run on the same traces (seed 0); "
           "the published values from Gavel's notebooks. See docs/fidelity.md."
-          "</p>\n</body></html>\n", f);
+          "</p>\n</body></html>\n",
+          f);
     return fclose(f) == 0 ? 0 : -1;
 }

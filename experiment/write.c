@@ -57,8 +57,7 @@ void exp_print_table(FILE *f, const struct exp_plan *p,
             in->measure);
     fprintf(f, "%-30s %7s %11s %9s %11s %8s %10s %8s\n", "policy",
             fgd ? "arrived" : (exp_kind(in) == EXP_MAKESPAN ? "jobs" : "rate"),
-            in->metric, "+-sd", "gavel sim", "diff %", "published",
-            "diff %");
+            in->metric, "+-sd", "gavel sim", "diff %", "published", "diff %");
     for (size_t i = 0; i < n; i++) {
         const struct exp_row *r = &rows[i];
         char a[32], b[32], c[32], d[32], e[32], g[32];
@@ -68,8 +67,7 @@ void exp_print_table(FILE *f, const struct exp_plan *p,
                 cell(c, sizeof c, r->gavel, 4, 0),
                 cell(d, sizeof d, exp_rel_diff(r->mean, r->gavel), 2, 1),
                 cell(e, sizeof e, r->published, 4, 0),
-                cell(g, sizeof g, exp_rel_diff(r->mean, r->published),
-                     2, 1));
+                cell(g, sizeof g, exp_rel_diff(r->mean, r->published), 2, 1));
     }
     if (fgd) {
         char a[32];
