@@ -89,8 +89,9 @@ static int makespan(struct exp_cell *c, char *err, size_t errlen)
     return 0;
 }
 
-/* The allocation rate of placement POLICY when the arrived share first
- * reaches X (the last pod before it if it never does). */
+/* The allocation rate of placement POLICY when the arrived share is X:
+ * after the last pod that keeps the arrived share <= X (0 before any),
+ * as `hetsim pack` reads "allocation at 100%". */
 static int allocation_at(struct exp_cell *c, const char *policy, double x,
                          char *err, size_t errlen)
 {
@@ -101,17 +102,18 @@ static int allocation_at(struct exp_cell *c, const char *policy, double x,
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    size_t plen = strlen(policy);
-    double value = NAN;
+    size_t plen = strlen(policy), rows = 0;
+    double value = 0;
     while (fgets(line, sizeof line, f)) {
         if (strncmp(line, policy, plen) != 0 || line[plen] != ',')
             continue;
-        value = field_num(line, 4);
-        if (field_num(line, 2) >= x - 1e-12)
+        rows++;
+        if (field_num(line, 2) > x + 1e-12)
             break;
+        value = field_num(line, 4);
     }
     fclose(f);
-    if (!isfinite(value)) {
+    if (rows == 0 || !isfinite(value)) {
         snprintf(err, errlen, "%s: no row of placement %s", path, policy);
         return -1;
     }
