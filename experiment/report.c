@@ -58,10 +58,10 @@ static void table(FILE *f, const struct exp_row *rows, size_t n,
     fputs("</table>\n", f);
 }
 
-static void inline_svg(FILE *f, const char *dir)
+static void inline_svg(FILE *f, const char *dir, const char *name)
 {
     char path[4200], buf[8192];
-    snprintf(path, sizeof path, "%s/figure.svg", dir);
+    snprintf(path, sizeof path, "%s/%s.svg", dir, name);
     FILE *in = fopen(path, "r");
     if (!in)
         return;
@@ -100,8 +100,10 @@ int exp_write_report(const char *dir, const struct exp_plan *p,
     fputs(".</p>\n<p><b>Command:</b> <code>", f);
     esc(f, command);
     fputs("</code></p>\n", f);
-    if (have_chart)
-        inline_svg(f, dir);
+    if (have_chart) {
+        inline_svg(f, dir, "figure");
+        inline_svg(f, dir, "vs_reference");
+    }
     table(f, rows, n, in->metric);
     if (exp_kind(in) == EXP_FGD)
         fprintf(f,
@@ -111,7 +113,9 @@ int exp_write_report(const char *dir, const struct exp_plan *p,
                 exp_fgd_cut(rows, n, 1.0), EXP_FGD_PUBLISHED_CUT_PCT);
     fputs("<p>Differences are (hetsim - other) / other. Gavel's simulator "
           "values are from Gavel c4fa400 run on the same traces (seed 0); "
-          "the published values from Gavel's notebooks. See docs/fidelity.md."
+          "the published values are the seed-0 figures printed by Gavel's "
+          "notebooks (beside a mean over several seeds they are a guide, "
+          "not a like-for-like check). See docs/fidelity.md."
           "</p>\n</body></html>\n",
           f);
     return fclose(f) == 0 ? 0 : -1;

@@ -167,6 +167,53 @@ static int draw(const char *dir, const struct exp_plan *p,
     return rc;
 }
 
+/* hetsim's figure against Gavel's simulator's and the published one, with
+ * the line y = x; nothing to draw (PLOT_EINVAL is not returned) when no
+ * row has either. */
+static int draw_vs(const char *dir, const struct exp_plan *p,
+                   const struct exp_row *rows, size_t n)
+{
+    double *x = calloc(2 * n + 1, sizeof *x), *y = calloc(2 * n + 1, sizeof *y);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return PLOT_ENOMEM;
+    }
+    size_t ng = 0, np = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(rows[i].gavel) && isfinite(rows[i].mean)) {
+            x[ng] = rows[i].gavel;
+            y[ng++] = rows[i].mean;
+        }
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(rows[i].published) && isfinite(rows[i].mean)) {
+            x[n + np] = rows[i].published;
+            y[n + np++] = rows[i].mean;
+        }
+    struct plot_points s[2];
+    size_t ns = 0;
+    if (ng)
+        s[ns++] =
+            (struct plot_points){"vs Gavel's simulator (same trace)", x, y, ng};
+    if (np)
+        s[ns++] = (struct plot_points){"vs published", x + n, y + n, np};
+    int rc = 0;
+    if (ns) {
+        char xl[128], yl[128];
+        snprintf(xl, sizeof xl, "reference %s", p->cfg.info->metric);
+        snprintf(yl, sizeof yl, "hetsim %s", p->cfg.info->metric);
+        struct plot_chart ch = {.dir = dir,
+                                .name = "vs_reference",
+                                .title = "hetsim against the references",
+                                .xlabel = xl,
+                                .ylabel = yl};
+        rc = plot_scatter(&ch, s, ns, 1);
+    }
+    free(x);
+    free(y);
+    return rc;
+}
+
 int exp_write(const char *dir, const struct exp_plan *p,
               const struct exp_row *rows, size_t n, const char *command,
               int *chart_rc, char *err, size_t errlen)
@@ -184,6 +231,8 @@ int exp_write(const char *dir, const struct exp_plan *p,
         return -1;
     }
     *chart_rc = draw(dir, p, rows);
+    if (*chart_rc == 0)
+        *chart_rc = draw_vs(dir, p, rows, n);
     if (exp_write_report(dir, p, rows, n, command, *chart_rc == 0) != 0) {
         snprintf(err, errlen, "%s/report.html: cannot write: %s", dir,
                  strerror(errno));
