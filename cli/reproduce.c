@@ -71,6 +71,8 @@ struct rep_args {
     char out_buf[512];
     long jobs;
     int list, keep, progress, quiet;
+    int list_opt; /* 'r', 'N' or 'A': which x list was given, or 0 */
+    int have_trace, have_nodes;
 };
 
 static int parse_list(const char *opt, const char *arg, double *xs, size_t *n)
@@ -117,6 +119,7 @@ static int rep_option(struct rep_args *a, int opt, char **argv)
     case 'r':
     case 'N':
     case 'A':
+        a->list_opt = opt;
         return parse_list(argv[optind - 1], optarg, a->cfg.xs, &a->cfg.nxs);
     case 'S':
         if (parse_list("--seeds", optarg, xs, &n))
@@ -136,8 +139,14 @@ static int rep_option(struct rep_args *a, int opt, char **argv)
         a->cfg.njobs = (size_t)xs[0];
         return 0;
     case 'T': a->cfg.throughputs = optarg; return 0;
-    case 't': a->cfg.trace = optarg; return 0;
-    case 'n': a->cfg.nodes = optarg; return 0;
+    case 't':
+        a->have_trace = 1;
+        a->cfg.trace = optarg;
+        return 0;
+    case 'n':
+        a->have_nodes = 1;
+        a->cfg.nodes = optarg;
+        return 0;
     case 'K': a->keep = 1; return 0;
     case 'p': a->progress = 1; return 0;
     case 'q': a->quiet = 1; return 0;
@@ -168,6 +177,38 @@ static int find_experiment(struct rep_args *a, int argc, char **argv)
                                "--list)",
                                name);
     }
+    return 0;
+}
+
+/* Options that belong to another experiment are a usage error, not
+ * silently ignored. */
+static int check_fit(const struct rep_args *a)
+{
+    const char *name = a->cfg.info->name;
+    int continuous = strcmp(name, "gavel-continuous") == 0;
+    int makespan = strcmp(name, "gavel-makespan") == 0;
+    int fgd = strcmp(name, "fgd") == 0;
+    const char *bad = NULL;
+    if (a->list_opt == 'r' && !continuous)
+        bad = "--rates";
+    else if (a->list_opt == 'N' && !makespan)
+        bad = "--num-jobs";
+    else if (a->list_opt == 'A' && !fgd)
+        bad = "--arrived";
+    else if ((a->cfg.fixture || a->cfg.njobs) && !continuous)
+        bad = a->cfg.fixture ? "--fixture" : "--trace-jobs";
+    else if ((a->have_trace || a->have_nodes) && !fgd)
+        bad = a->have_trace ? "--trace" : "--nodes";
+    if (bad)
+        return cli_usage_error(REP_CMD, "%s does not apply to %s", bad, name);
+    if (a->have_trace != a->have_nodes)
+        return cli_usage_error(REP_CMD, "fgd: give --trace PODS and --nodes "
+                                        "NODES together (the pods of one "
+                                        "trace need its own nodes)");
+    if (a->cfg.fixture && (a->cfg.nseeds || a->cfg.quick))
+        return cli_usage_error(REP_CMD, "--fixture runs seed 0 only (Gavel's "
+                                        "own traces): leave out --seeds and "
+                                        "--quick");
     return 0;
 }
 
@@ -209,6 +250,8 @@ static int parse_args(int argc, char **argv, struct rep_args *a)
     if (a->list)
         return 0;
     if ((rc = find_experiment(a, argc, argv)) != 0)
+        return rc;
+    if ((rc = check_fit(a)) != 0)
         return rc;
     if (!a->out) {
         snprintf(a->out_buf, sizeof a->out_buf, "results/reproduce/%s",

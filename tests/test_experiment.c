@@ -273,3 +273,101 @@ Test(reproduce, gavel_continuous_on_fixtures_is_within_1pct_of_gavel,
     snprintf(path, sizeof path, "%s/out/report.html", tmpdir);
     cr_assert_eq(access(path, R_OK), 0);
 }
+
+Test(reproduce, options_of_another_experiment_are_usage_errors)
+{
+    cr_assert_eq(hetsim("reproduce fgd --rates 1 -o %s/o", tmpdir), 2);
+    cr_assert(strstr(err_text, "--rates does not apply to fgd"));
+    cr_assert_eq(hetsim("reproduce gavel-makespan --fixture -o %s/o", tmpdir),
+                 2);
+    cr_assert_eq(hetsim("reproduce fgd --trace x.csv -o %s/o", tmpdir), 2);
+    cr_assert(strstr(err_text, "--nodes"), "%s", err_text);
+    cr_assert_eq(clitest_count_entries(tmpdir), 0);
+}
+
+/* fgd's figures are `hetsim pack`'s: the allocation at arrived 1.0 is its
+ * allocation_at_100, read here from a separate run of `hetsim pack`. */
+Test(reproduce, fgd_reads_the_allocation_as_hetsim_pack_reports_it)
+{
+    cr_assert_eq(hetsim("reproduce fgd --arrived 0.5,1 -o %s/rep -q", tmpdir),
+                 0, "%s", err_text);
+    cr_assert_eq(hetsim("pack -t traces/alibaba2023/pods.csv -c "
+                        "alibaba2023:traces/alibaba2023/nodes.csv -P "
+                        "fgd,best-fit -o %s/pack -q --no-plots",
+                        tmpdir),
+                 0, "%s", err_text);
+    char path[256], line[1024];
+    snprintf(path, sizeof path, "%s/pack/pack_summary.csv", tmpdir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    double want[2] = {NAN, NAN};
+    while (fgets(line, sizeof line, f)) {
+        int k = strncmp(line, "fgd,", 4) == 0        ? 0
+                : strncmp(line, "best-fit,", 9) == 0 ? 1
+                                                     : -1;
+        if (k < 0)
+            continue;
+        const char *p = line;
+        for (int i = 0; i < 6; i++) /* column 7: allocation_at_100 */
+            p = strchr(p, ',') + 1;
+        want[k] = strtod(p, NULL);
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/rep/table.csv", tmpdir);
+    f = fopen(path, "r");
+    cr_assert_not_null(f);
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        char policy[64];
+        double x, v;
+        if (sscanf(line, "fgd,%63[^,],%lf,allocation ratio,%lf", policy, &x,
+                   &v) != 3 ||
+            x != 1)
+            continue;
+        int k = strcmp(policy, "fgd") == 0        ? 0
+                : strcmp(policy, "best-fit") == 0 ? 1
+                                                  : -1;
+        if (k < 0)
+            continue;
+        cr_assert_float_eq(v, want[k], 1e-5, "%s", policy);
+        found++;
+    }
+    fclose(f);
+    cr_assert_eq(found, 2);
+    /* fgd cuts the unallocated GPU against best-fit at arrived 1.0 */
+    cr_assert(want[0] > want[1]);
+}
+
+/* gavel-makespan: static traces of N jobs (all at 0, Gavel's multi-GPU
+ * mix), the makespan of each run in hours. */
+Test(reproduce, gavel_makespan_runs_static_traces_of_n_jobs)
+{
+    cr_assert_eq(hetsim("reproduce gavel-makespan --num-jobs 20 --seeds 0 "
+                        "--policies fifo --keep-runs -o %s/rep -q",
+                        tmpdir),
+                 0, "%s", err_text);
+    char path[256], line[1024];
+    snprintf(path, sizeof path, "%s/rep/work/traces/static_n20_s0.trace",
+             tmpdir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        cr_assert(strstr(line, "\t0.000000\t"), "not at 0: %s", line);
+        n++;
+    }
+    fclose(f);
+    cr_assert_eq(n, 20);
+    snprintf(path, sizeof path, "%s/rep/work/runs/fifo_x20_s0/summary.json",
+             tmpdir);
+    char json[1 << 14];
+    clitest_read_file(path, json, sizeof json);
+    const char *k = strstr(json, "\"makespan_s\":");
+    cr_assert_not_null(k);
+    double makespan_h = strtod(k + 13, NULL) / 3600;
+    snprintf(path, sizeof path, "%s/rep/runs.csv", tmpdir);
+    clitest_read_file(path, json, sizeof json);
+    double v = NAN;
+    cr_assert_eq(sscanf(strchr(json, '\n') + 1, "fifo,20,0,%lf", &v), 1);
+    cr_assert_float_eq(v, makespan_h, 1e-5 * makespan_h);
+}
