@@ -141,6 +141,8 @@ static int32_t class_of(struct workload *w, const struct trace *t,
             zero[g] |= (uint8_t)(!spread && thr == 0);
             (spread ? spec.spread_unit_s : spec.unit_s)[g] =
                 thr > 0 ? 1 / thr : 0;
+            if (!spread)
+                spec.rate[g] = thr > 0 ? thr : 0;
         }
     }
     if (!known) {

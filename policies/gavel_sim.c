@@ -100,10 +100,25 @@ static void gs_remove(struct gs *g, uint32_t j)
     g->need_update = 1;
 }
 
+static const struct gs *sort_ctx; /* for by_end (qsort has no context) */
+
+/* Gavel's heap order of finished micro-tasks: latest end first, then id;
+ * it sets the order of the floating-point sums of worker time. */
+static int by_end(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    double fx = sort_ctx->round_finish[x], fy = sort_ctx->round_finish[y];
+    if (fx != fy)
+        return fx > fy ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
 /* The micro-tasks of the round that just ended (R1, R4, R9). */
 static int end_round(struct gs *g, struct sim *s)
 {
     size_t nt = (size_t)g->nt;
+    sort_ctx = g;
+    qsort(g->round, g->nround, sizeof *g->round, by_end);
     for (size_t k = 0; k < g->nround; k++) {
         uint32_t j = g->round[k];
         int32_t t = g->planned[j];
@@ -155,9 +170,11 @@ static void add_pending(struct gs *g, struct sim *s)
             g->prio[j * nt + t] = 0;
             const struct sim_class_spec *cl =
                 sim_class(s, sim_job(s, j)->job_class);
+            /* 0 also where it runs out of memory: Gavel measured 0 */
             g->thr[j * nt + t] =
-                (sim_job(s, j)->allowed >> t & 1u) && cl->unit_s[t] > 0
-                    ? 1.0 / cl->unit_s[t]
+                (sim_job(s, j)->allowed >> t & 1u) && cl->unit_s[t] > 0 &&
+                        !sim_mem_overflows(s, j, (int32_t)t)
+                    ? (cl->rate[t] > 0 ? cl->rate[t] : 1.0 / cl->unit_s[t])
                     : 0;
         }
         g->in_alloc[j] = 0;
@@ -323,7 +340,9 @@ static int start_round(struct gs *g, struct sim *s)
         if (rc)
             return rc;
         g->round_n[j] = n; /* its end, as the engine computes it */
-        g->round_finish[j] = now + (double)n * sim_job(s, j)->unit_s;
+        const struct sim_class_spec *cl = sim_class(s, job->job_class);
+        g->round_finish[j] = now + (cl->rate[t] > 0 ? (double)n / cl->rate[t]
+                                                    : (double)n * job->unit_s);
         end = fmax(end, g->round_finish[j]);
         g->round[g->nround++] = j;
     }

@@ -5,7 +5,8 @@
  * fifo (FIFOPolicy 'base'): persistent. Queue = the active jobs it has not
  *   allocated, by job id. For each allocated job by id: if it has left, the
  *   queue's head takes its type when its GPUs fit the type's free count so
- *   far (else the head is only dropped from this call's queue); otherwise
+ *   far and its throughput there is > 0 (else it stays at the head);
+ *   otherwise
  *   its GPUs count as used. Then, while jobs and types with free GPUs
  *   (alphabetical) remain: the head needs a type with enough free GPUs
  *   (none: stop); an index among those is drawn (random.Random(seed)
@@ -16,8 +17,8 @@
  * fifo_perf (mode 'perf'): rebuilt from nothing on every recompute, so
  *   running jobs may move; each job by id takes the type with the highest
  *   throughput among those with enough free GPUs (strict >, alphabetical:
- *   ties to k80, a throughput of 0 beats none); the first job that fits
- *   no type stops it.
+ *   ties to k80), skipped when that throughput is 0; the first job that
+ *   fits no type stops it.
  * max_min_fairness_perf: maximise min_i sum_t c[i][t] x[i][t], c = thr *
  *   sf_i / prop_i, prop_i = sum_t thr[i][t] G_t / G (Gavel's proportional
  *   share), subject to x >= 0, sum_t x[i][t] <= 1, sum_i sf_i x[i][t] <=
@@ -80,10 +81,12 @@ static int fifo(struct gs *g, struct sim *s, int perf)
         g->fifo_type[j] = -1;
         if (head == nq)
             continue;
-        uint32_t h = queue[head++];
+        uint32_t h = queue[head]; /* taken only when it fits there */
         int32_t sf = sim_job(s, h)->num_gpus;
-        if (sf <= avail[t]) { /* marked: Python loops over a snapshot of */
-            g->fifo_type[h] = t + SIM_MAX_GPU_TYPES; /* the allocated jobs */
+        double thr = g->thr[(size_t)h * (size_t)g->nt + (size_t)t];
+        if (sf <= avail[t] && thr > 0.0) {
+            head++; /* marked: Python loops over a snapshot of the jobs */
+            g->fifo_type[h] = t + SIM_MAX_GPU_TYPES; /* allocated before */
             avail[t] -= sf;
         }
     }
@@ -114,6 +117,8 @@ static int fifo(struct gs *g, struct sim *s, int perf)
                     idx = i;
                 }
         }
+        if (!(g->thr[h * nt + (size_t)t] > 0.0))
+            continue; /* not on a type where it cannot run: skipped */
         g->fifo_type[h] = t;
         avail[t] -= sf;
         if (avail[t] == 0) {

@@ -424,11 +424,17 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
     double run = job->overhead_run + job->work_left * job->unit_s;
     uint32_t kind = SIM_EV_FINISH;
     job->slice = 0;
-    if (slice >= 0 && ((flags & SIM_RUN_NO_PROGRESS) || slice < job->work_left)) {
+    if (slice >= 0) { /* a slice, maybe up to the job's end */
         job->slice = (uint8_t)(1 + (flags & SIM_RUN_NO_PROGRESS));
         job->slice_work = slice;
+        if (!(flags & SIM_RUN_NO_PROGRESS) && slice >= job->work_left) {
+            job->slice = 0; /* it finishes in this slice */
+            kind = SIM_EV_FINISH;
+        } else
+            kind = SIM_EV_SLICE;
         run = job->overhead_run + slice * job->unit_s;
-        kind = SIM_EV_SLICE;
+        if ((flags & SIM_RUN_CONSOLIDATED) && cl->rate[p->gpu_type] > 0)
+            run = job->overhead_run + slice / cl->rate[p->gpu_type];
     }
     job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
     if (job->doomed) { /* it will never finish here (memory.c) */

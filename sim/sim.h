@@ -123,6 +123,11 @@ enum job_failure { JOB_FAIL_NONE, JOB_FAIL_UNSCHEDULABLE, JOB_FAIL_DROPPED };
 struct sim_class_spec {
     double unit_s[SIM_MAX_GPU_TYPES];
     double spread_unit_s[SIM_MAX_GPU_TYPES];
+    /* Units per second on one node exactly as measured (1 / unit_s before
+     * rounding), or 0 when not given: for policies that must repeat
+     * another simulator's arithmetic bit for bit (gavel:*, whose
+     * consolidated slices last WORK / rate; sim_start_slice). */
+    double rate[SIM_MAX_GPU_TYPES];
 };
 
 /* What the engine needs of a job; the rest of the trace stays outside. */
@@ -291,7 +296,8 @@ int sim_start(struct sim *s, uint32_t job, const struct sim_placement *p);
  * preemption (no restart overhead, not counted), and the policy hears of
  * it only through the scheduling pass of that instant. FLAGS:
  *   SIM_RUN_CONSOLIDATED: at the one-node speed of its class on P's type
- *     even when P spans nodes (a simulator that ignores placement);
+ *     even when P spans nodes (a simulator that ignores placement); the
+ *     slice lasts WORK / rate where the class gives the measured rate;
  *   SIM_RUN_NO_PROGRESS: the run holds its GPUs for the time WORK would
  *     take and does nothing (a failed attempt); that time counts as wasted.
  * Returns 0, or SIM_EDECISION as sim_start (and for a bad WORK). */

@@ -43,7 +43,7 @@ struct sim *sim_create(const struct cluster *c, uint64_t seed)
     }
     for (size_t i = 0; i < n; i++)
         s->node_free[i] = c->nodes[i].gpus;
-    struct sim_class_spec base = {{0}, {0}};
+    struct sim_class_spec base = {{0}, {0}, {0}};
     for (int32_t t = 0; t < c->ntypes; t++) {
         base.unit_s[t] = c->types[c->reference].speed / c->types[t].speed;
         base.spread_unit_s[t] = base.unit_s[t] * c->spread_slowdown;
