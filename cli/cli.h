@@ -169,17 +169,35 @@ struct cli_class_map {
 
 struct cli_estimator;
 
+/* A (job type, GPU count) of the trace whose throughput the matrix lacks
+ * on some GPU type and trace_throughput filled (traces/throughputs_lookup.c:
+ * linear scaling from the largest measured count). Only fills that can
+ * change a run count: a spread value only for a job of more than one GPU,
+ * on a type of several servers, where it runs at all. */
+struct cli_fill {
+    uint32_t job_type;   /* trace string */
+    int32_t num_gpus;
+    uint32_t one_server; /* bit t: its one-server value on type t filled */
+    uint32_t spread;     /* bit t: only its spread value on type t filled */
+    size_t jobs;
+};
+
 struct workload {
     const struct cluster *cluster;
     struct sim *sim;
     const struct trace_throughputs *matrix; /* NULL: durations only */
     const char *worker[SIM_MAX_GPU_TYPES];  /* matrix worker of each type */
     struct cli_class_map classes;
-    uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback */
+    uint8_t *fallback; /* (fallback_cap) class used the GPU-count fallback:
+                          0 no, 1 on one server, 2 only spread over servers */
     double *class_mem; /* (fallback_cap) memory need the matrix implies, MB:
                           0 = none (README, "Memory") */
+    int32_t *fill_index; /* (fallback_cap) its entry of fills, or -1 */
     size_t fallback_cap;
-    size_t matrix_jobs, fallback_jobs;
+    size_t matrix_jobs, fallback_jobs; /* fallback: jobs of a filled class */
+    size_t fallback_spread_jobs;       /* of those, only spread was filled */
+    struct cli_fill *fills;            /* (nfills) the filled classes */
+    size_t nfills;
     enum cli_estimates estimates; /* how est_work is made */
     double noise_sigma;
     uint64_t seed;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,57 @@ static const char *basis(const struct trace_input *in, char *buf, size_t n)
     return buf;
 }
 
+/* The GPU types of MASK, as "K80, V100", into BUF. */
+static const char *type_list(const struct cluster *c, uint32_t mask, char *buf,
+                             size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int32_t t = 0; t < c->ntypes && len < n; t++)
+        if (mask >> t & 1u)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+                                    c->types[t].name);
+    return buf;
+}
+
+/* What the matrix lacked and how it was filled (cli_fill). */
+#define FILLS_SHOWN 20
+static void print_fills(const struct trace_input *in)
+{
+    const struct workload *w = &in->w;
+    printf("    %zu jobs ran at the throughput matrix's speeds",
+           w->matrix_jobs);
+    if (!w->fallback_jobs) {
+        printf("; it measured every (job type, GPU count) they need\n");
+        return;
+    }
+    printf(", %zu of them at a (job type,\n    GPU count) it did not "
+           "measure on some GPU type (%zu only when spread over\n    "
+           "servers): filled by linear scaling from the largest GPU count m "
+           "measured,\n    throughput(n) = throughput(m) x n / m (a spread "
+           "value never above the\n    one-server one):\n",
+           w->fallback_jobs, w->fallback_spread_jobs);
+    char one[256], spread[256];
+    for (size_t i = 0; i < w->nfills && i < FILLS_SHOWN; i++) {
+        const struct cli_fill *f = &w->fills[i];
+        printf("      %s x%d, %zu job%s:", trace_str(in->trace, f->job_type),
+               (int)f->num_gpus, f->jobs, f->jobs == 1 ? "" : "s");
+        if (f->one_server)
+            printf(" on %s",
+                   type_list(in->cluster, f->one_server, one, sizeof one));
+        uint32_t sp = f->spread & ~f->one_server;
+        if (sp)
+            printf("%s only spread over servers on %s",
+                   f->one_server ? ";" : "",
+                   type_list(in->cluster, sp, spread, sizeof spread));
+        printf("\n");
+    }
+    if (w->nfills > FILLS_SHOWN)
+        printf("      ... and %zu more (job type, GPU count) pairs (--json "
+               "lists all)\n",
+               w->nfills - FILLS_SHOWN);
+}
+
 static void print_runtimes(const struct trace_input *in, const struct stats *st)
 {
     char buf[128];
@@ -220,10 +272,7 @@ static void print_runtimes(const struct trace_input *in, const struct stats *st)
                            : "no duration (Gavel: pass --throughputs and "
                              "--cluster)");
     if (in->matrix)
-        printf("    %zu jobs ran at the throughput matrix's speeds, %zu of "
-               "them at a GPU\n    count it did not measure (scaled "
-               "linearly from the largest measured)\n",
-               in->w.matrix_jobs, in->w.fallback_jobs);
+        print_fills(in);
 }
 
 static void print_report(const struct trace_input *in, const struct stats *st)
@@ -275,6 +324,28 @@ static void json_runtimes(cJSON *o, const struct trace_input *in,
     cli_json_number(o, "jobs_without_run_time", (double)in->no_runtime);
     cli_json_number(o, "matrix_jobs", (double)in->w.matrix_jobs);
     cli_json_number(o, "fallback_jobs", (double)in->w.fallback_jobs);
+    cli_json_number(o, "fallback_spread_only_jobs",
+                    (double)in->w.fallback_spread_jobs);
+    cJSON *fills = cJSON_AddArrayToObject(o, "filled_throughputs");
+    char buf[256];
+    for (size_t i = 0; fills && i < in->w.nfills; i++) {
+        const struct cli_fill *f = &in->w.fills[i];
+        cJSON *e = cJSON_CreateObject();
+        if (!e)
+            break;
+        cJSON_AddStringToObject(e, "job_type",
+                                trace_str(in->trace, f->job_type));
+        cli_json_number(e, "num_gpus", f->num_gpus);
+        cli_json_number(e, "jobs", (double)f->jobs);
+        cJSON_AddStringToObject(
+            e, "one_server",
+            type_list(in->cluster, f->one_server, buf, sizeof buf));
+        cJSON_AddStringToObject(e, "spread_only",
+                                type_list(in->cluster,
+                                          f->spread & ~f->one_server, buf,
+                                          sizeof buf));
+        cJSON_AddItemToArray(fills, e);
+    }
 }
 
 static cJSON *stats_json(const struct trace_input *in, const struct stats *st)

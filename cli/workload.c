@@ -37,8 +37,8 @@ static void map_workers(const struct cluster *c,
     for (int32_t t = 0; t < c->ntypes; t++) {
         worker[t] = NULL;
         for (size_t i = 0; trace_throughputs_worker(m, i); i++)
-            if (strcasecmp(trace_throughputs_worker(m, i),
-                           c->types[t].name) == 0)
+            if (strcasecmp(trace_throughputs_worker(m, i), c->types[t].name) ==
+                0)
                 worker[t] = trace_throughputs_worker(m, i);
     }
 }
@@ -127,22 +127,31 @@ static int32_t class_of(struct workload *w, const struct trace *t,
     const char *jt = trace_str(t, tj->job_type);
     struct sim_class_spec spec;
     memset(&spec, 0, sizeof spec);
-    int known = 0, fallback = 0;
+    int known = 0;
+    uint32_t fill_one = 0, fill_spread = 0;
+    const struct cluster *c = w->cluster;
     uint8_t zero[SIM_MAX_GPU_TYPES] = {0};
+    double rate[SIM_MAX_GPU_TYPES] = {0}; /* steps/s as measured (gavel:*) */
     for (int32_t g = 0; g < w->cluster->ntypes; g++) {
         double thr;
         for (int spread = 0; spread < 2 && w->worker[g]; spread++) {
-            int rc = trace_throughput(w->matrix, w->worker[g], jt,
-                                      tj->num_gpus, spread, &thr);
+            int rc = trace_throughput(w->matrix, w->worker[g], jt, tj->num_gpus,
+                                      spread, &thr);
             if (rc < 0)
                 continue;
             known = 1;
-            fallback |= rc == 1;
+            /* a filled spread value matters only where the job can be
+               spread: more than one GPU, several servers, not 0 */
+            if (rc == 1 && !spread)
+                fill_one |= 1u << g;
+            else if (rc == 1 && tj->num_gpus > 1 && thr > 0 &&
+                     c->types[g].gpus > c->types[g].max_per_node)
+                fill_spread |= 1u << g;
             zero[g] |= (uint8_t)(!spread && thr == 0);
             (spread ? spec.spread_unit_s : spec.unit_s)[g] =
                 thr > 0 ? 1 / thr : 0;
             if (!spread)
-                spec.rate[g] = thr > 0 ? thr : 0;
+                rate[g] = thr > 0 ? thr : 0;
         }
     }
     if (!known) {
@@ -150,7 +159,8 @@ static int32_t class_of(struct workload *w, const struct trace *t,
         return -1;
     }
     double need = memory_from_zeros(w->cluster, &spec, zero);
-    if (sim_add_class(w->sim, &spec, slot) != 0)
+    if (sim_add_class(w->sim, &spec, slot) != 0 ||
+        sim_set_class_rate(w->sim, *slot, rate) != 0)
         return -2;
     if ((size_t)*slot >= w->fallback_cap) {
         size_t cap = 2 * (size_t)*slot + 16;
@@ -160,15 +170,28 @@ static int32_t class_of(struct workload *w, const struct trace *t,
         double *m = realloc(w->class_mem, cap * sizeof *m);
         if (m)
             w->class_mem = m;
-        if (!f || !m)
+        int32_t *fi = realloc(w->fill_index, cap * sizeof *fi);
+        if (fi)
+            w->fill_index = fi;
+        if (!f || !m || !fi)
             return -2;
         memset(f + w->fallback_cap, 0, cap - w->fallback_cap);
         for (size_t i = w->fallback_cap; i < cap; i++)
             m[i] = 0;
         w->fallback_cap = cap;
     }
-    w->fallback[*slot] = (uint8_t)fallback;
+    w->fallback[*slot] = fill_one ? 1 : fill_spread ? 2 : 0;
     w->class_mem[*slot] = need;
+    w->fill_index[*slot] = -1;
+    if (fill_one || fill_spread) {
+        struct cli_fill *fl = realloc(w->fills, (w->nfills + 1) * sizeof *fl);
+        if (!fl)
+            return -2;
+        w->fills = fl;
+        fl[w->nfills] = (struct cli_fill){tj->job_type, tj->num_gpus, fill_one,
+                                          fill_spread, 0};
+        w->fill_index[*slot] = (int32_t)w->nfills++;
+    }
     return *slot;
 }
 
@@ -178,19 +201,16 @@ static double estimate(struct workload *w, gsl_rng *r, const struct sim *s,
                        const struct trace_job *tj)
 {
     switch (w->estimates) {
-    case CLI_EST_ORACLE:
-        return spec->work;
+    case CLI_EST_ORACLE: return spec->work;
     case CLI_EST_NOISY:
         return spec->work * gsl_ran_lognormal(r, 0, w->noise_sigma);
     case CLI_EST_TRACE: {
         /* est_duration is seconds on the reference type, like duration. */
-        double unit = sim_class(s, spec->job_class)->unit_s[w->cluster
-                                                               ->reference];
-        return tj->est_duration > 0 && unit > 0 ? tj->est_duration / unit
-                                                : 0;
+        double unit =
+            sim_class(s, spec->job_class)->unit_s[w->cluster->reference];
+        return tj->est_duration > 0 && unit > 0 ? tj->est_duration / unit : 0;
     }
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -203,16 +223,13 @@ static double estimate_mem(struct workload *w, gsl_rng *r,
 {
     double peak = tj->use_peak[TRACE_USE_GPU_MEM];
     switch (w->estimates) {
-    case CLI_EST_ORACLE:
-        return spec->gpu_mem_mb;
+    case CLI_EST_ORACLE: return spec->gpu_mem_mb;
     case CLI_EST_NOISY:
         return spec->gpu_mem_mb > 0
                    ? spec->gpu_mem_mb * gsl_ran_lognormal(r, 0, w->noise_sigma)
                    : 0;
-    case CLI_EST_TRACE:
-        return peak > 0 ? peak : 0;
-    default:
-        return 0;
+    case CLI_EST_TRACE: return peak > 0 ? peak : 0;
+    default: return 0;
     }
 }
 
@@ -231,16 +248,21 @@ int cli_workload_build(struct workload *w, const struct trace *t,
         map_workers(w->cluster, w->matrix, w->worker);
     for (size_t i = 0; i < t->njobs; i++) {
         const struct trace_job *tj = &t->jobs[i];
-        int64_t mask = cli_allowed_types(w->cluster,
-                                         trace_str(t, tj->gpu_types), src,
-                                         (long)tj->line);
+        int64_t mask = cli_allowed_types(
+            w->cluster, trace_str(t, tj->gpu_types), src, (long)tj->line);
         if (mask < 0) {
             rc = CLI_BAD_INPUT;
             break;
         }
-        struct sim_job_spec spec = {tj->submit_time, tj->duration,
-                                    tj->num_gpus, (uint32_t)mask,
-                                    (uint32_t)i, 0, 0, 0, 0};
+        struct sim_job_spec spec = {tj->submit_time,
+                                    tj->duration,
+                                    tj->num_gpus,
+                                    (uint32_t)mask,
+                                    (uint32_t)i,
+                                    0,
+                                    0,
+                                    0,
+                                    0};
         int32_t cls = -1;
         if (w->matrix && tj->job_type != TRACE_NOSTR && tj->iterations > 0)
             cls = class_of(w, t, tj);
@@ -254,7 +276,11 @@ int cli_workload_build(struct workload *w, const struct trace *t,
             spec.work = (double)tj->iterations;
             spec.gpu_mem_mb = w->class_mem[cls];
             w->matrix_jobs++;
-            w->fallback_jobs += w->fallback[cls];
+            if (w->fallback[cls]) {
+                w->fallback_jobs++;
+                w->fallback_spread_jobs += w->fallback[cls] == 2;
+                w->fills[w->fill_index[cls]].jobs++;
+            }
         } else if (!(tj->duration > 0)) {
             char text[320];
             snprintf(text, sizeof text, "job \"%s\" has no duration%s",
@@ -278,10 +304,10 @@ int cli_workload_build(struct workload *w, const struct trace *t,
             rc = CLI_FAILURE;
             break;
         }
-        double ov = tj->job_type == TRACE_NOSTR
-                        ? -1
-                        : cluster_job_overhead(w->cluster,
-                                               trace_str(t, tj->job_type));
+        double ov =
+            tj->job_type == TRACE_NOSTR
+                ? -1
+                : cluster_job_overhead(w->cluster, trace_str(t, tj->job_type));
         if (ov >= 0)
             sim_set_job_restart_overhead(w->sim, (uint32_t)i, ov);
     }
@@ -311,9 +337,8 @@ int cli_workload_estimator(struct workload *w, const struct run_config *cfg,
         }
     } else
         rc = est_predictor_init(e, t, w->cluster, cfg->est_model,
-                                cfg->est_memory_model[0]
-                                    ? cfg->est_memory_model
-                                    : NULL,
+                                cfg->est_memory_model[0] ? cfg->est_memory_model
+                                                         : NULL,
                                 cfg->trace);
     if (rc)
         return rc;
@@ -331,6 +356,11 @@ void cli_workload_free(struct workload *w)
     free(w->classes.ids);
     free(w->fallback);
     free(w->class_mem);
+    free(w->fill_index);
+    free(w->fills);
+    w->fill_index = NULL;
+    w->fills = NULL;
+    w->nfills = 0;
     memset(&w->classes, 0, sizeof w->classes);
     w->fallback = NULL;
     w->class_mem = NULL;

@@ -168,14 +168,15 @@ static void add_pending(struct gs *g, struct sim *s)
             g->jt[j * nt + t] = g->round_s / 2.0;
             g->def[j * nt + t] = 0;
             g->prio[j * nt + t] = 0;
-            const struct sim_class_spec *cl =
-                sim_class(s, sim_job(s, j)->job_class);
+            int32_t cls = sim_job(s, j)->job_class;
+            double unit = sim_class(s, cls)->unit_s[t];
+            double rate = sim_class_rate(s, cls, (int32_t)t);
             /* 0 also where it runs out of memory: Gavel measured 0 */
-            g->thr[j * nt + t] =
-                (sim_job(s, j)->allowed >> t & 1u) && cl->unit_s[t] > 0 &&
-                        !sim_mem_overflows(s, j, (int32_t)t)
-                    ? (cl->rate[t] > 0 ? cl->rate[t] : 1.0 / cl->unit_s[t])
-                    : 0;
+            g->thr[j * nt + t] = (sim_job(s, j)->allowed >> t & 1u) &&
+                                         unit > 0 &&
+                                         !sim_mem_overflows(s, j, (int32_t)t)
+                                     ? (rate > 0 ? rate : 1.0 / unit)
+                                     : 0;
         }
         g->in_alloc[j] = 0;
         g->active[g->nactive++] = j;
@@ -340,9 +341,9 @@ static int start_round(struct gs *g, struct sim *s)
         if (rc)
             return rc;
         g->round_n[j] = n; /* its end, as the engine computes it */
-        const struct sim_class_spec *cl = sim_class(s, job->job_class);
-        g->round_finish[j] = now + (cl->rate[t] > 0 ? (double)n / cl->rate[t]
-                                                    : (double)n * job->unit_s);
+        double rate = sim_class_rate(s, job->job_class, t);
+        g->round_finish[j] =
+            now + (rate > 0 ? (double)n / rate : (double)n * job->unit_s);
         end = fmax(end, g->round_finish[j]);
         g->round[g->nround++] = j;
     }

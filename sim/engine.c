@@ -433,8 +433,9 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
         } else
             kind = SIM_EV_SLICE;
         run = job->overhead_run + slice * job->unit_s;
-        if ((flags & SIM_RUN_CONSOLIDATED) && cl->rate[p->gpu_type] > 0)
-            run = job->overhead_run + slice / cl->rate[p->gpu_type];
+        double rate = sim_class_rate(s, job->job_class, p->gpu_type);
+        if ((flags & SIM_RUN_CONSOLIDATED) && rate > 0)
+            run = job->overhead_run + slice / rate;
     }
     job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
     if (job->doomed) { /* it will never finish here (memory.c) */

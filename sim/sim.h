@@ -123,11 +123,6 @@ enum job_failure { JOB_FAIL_NONE, JOB_FAIL_UNSCHEDULABLE, JOB_FAIL_DROPPED };
 struct sim_class_spec {
     double unit_s[SIM_MAX_GPU_TYPES];
     double spread_unit_s[SIM_MAX_GPU_TYPES];
-    /* Units per second on one node exactly as measured (1 / unit_s before
-     * rounding), or 0 when not given: for policies that must repeat
-     * another simulator's arithmetic bit for bit (gavel:*, whose
-     * consolidated slices last WORK / rate; sim_start_slice). */
-    double rate[SIM_MAX_GPU_TYPES];
 };
 
 /* What the engine needs of a job; the rest of the trace stays outside. */
@@ -224,6 +219,15 @@ void sim_destroy(struct sim *s);
  * SIM_EINVAL for negative or non-finite entries, or SIM_ENOMEM. */
 int sim_add_class(struct sim *s, const struct sim_class_spec *spec,
                   int32_t *id);
+
+/* Gives class CLS its units per second on one node of each type exactly as
+ * measured (RATE: ntypes values, 1 / unit_s before rounding; 0 = not
+ * given), for policies that repeat another simulator's arithmetic bit for
+ * bit: gavel:*'s consolidated slices last WORK / rate (sim_start_slice).
+ * Before sim_run; 0, SIM_EINVAL or SIM_ENOMEM. */
+int sim_set_class_rate(struct sim *s, int32_t cls, const double *rate);
+/* That rate of class CLS on type T, or 0. */
+double sim_class_rate(const struct sim *s, int32_t cls, int32_t t);
 
 /* Adds a job before sim_run(); returns 0, SIM_EINVAL or SIM_ENOMEM. Jobs are
  * numbered 0, 1, ... in the order added; they arrive by submit time, ties in

@@ -129,6 +129,8 @@ struct sim {
                              unknown; NULL until an estimator gives one */
     size_t est_util_n;
     const char **drop_why; /* (njobs) sim_drop's reasons, or NULL */
+    double (*rates)[SIM_MAX_GPU_TYPES]; /* (nrates) sim_set_class_rate */
+    int32_t nrates;
 };
 
 /* ---- Fragmentation of whole GPUs (run_frag.c) --------------------------- */

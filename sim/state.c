@@ -8,11 +8,9 @@
 const char *sim_strerror(int code)
 {
     switch (code) {
-    case 0:
-        return "success";
-#define SIM_ERRNO_TEXT(name, value, text) \
-    case value:                           \
-        return text;
+    case 0: return "success";
+#define SIM_ERRNO_TEXT(name, value, text)                                      \
+    case value: return text;
         SIM_ERRNO_MAP(SIM_ERRNO_TEXT)
 #undef SIM_ERRNO_TEXT
     }
@@ -43,7 +41,7 @@ struct sim *sim_create(const struct cluster *c, uint64_t seed)
     }
     for (size_t i = 0; i < n; i++)
         s->node_free[i] = c->nodes[i].gpus;
-    struct sim_class_spec base = {{0}, {0}, {0}};
+    struct sim_class_spec base = {{0}, {0}};
     for (int32_t t = 0; t < c->ntypes; t++) {
         base.unit_s[t] = c->types[c->reference].speed / c->types[t].speed;
         base.spread_unit_s[t] = base.unit_s[t] * c->spread_slowdown;
@@ -66,6 +64,7 @@ void sim_destroy(struct sim *s)
     sim_heap_free(&s->heap);
     free(s->jobs);
     free(s->drop_why);
+    free(s->rates);
     free(s->order);
     free(s->node_free);
     free(s->node_leaf);
@@ -78,13 +77,11 @@ void sim_destroy(struct sim *s)
     free(s);
 }
 
-int sim_add_class(struct sim *s, const struct sim_class_spec *spec,
-                  int32_t *id)
+int sim_add_class(struct sim *s, const struct sim_class_spec *spec, int32_t *id)
 {
     for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++)
         if (!(spec->unit_s[t] >= 0 && spec->unit_s[t] < INFINITY) ||
-            !(spec->spread_unit_s[t] >= 0 &&
-              spec->spread_unit_s[t] < INFINITY))
+            !(spec->spread_unit_s[t] >= 0 && spec->spread_unit_s[t] < INFINITY))
             return SIM_EINVAL;
     if (s->ran || s->nclasses == INT32_MAX)
         return SIM_EINVAL;
@@ -102,6 +99,34 @@ int sim_add_class(struct sim *s, const struct sim_class_spec *spec,
     return 0;
 }
 
+int sim_set_class_rate(struct sim *s, int32_t cls, const double *rate)
+{
+    if (s->ran || cls < 0 || cls >= s->nclasses)
+        return SIM_EINVAL;
+    for (int32_t t = 0; t < s->cluster->ntypes; t++)
+        if (!(rate[t] >= 0) || !(rate[t] < INFINITY))
+            return SIM_EINVAL;
+    if (cls >= s->nrates) {
+        double(*r)[SIM_MAX_GPU_TYPES] =
+            realloc(s->rates, (size_t)s->nclasses * sizeof *r);
+        if (!r)
+            return SIM_ENOMEM;
+        memset(r + s->nrates, 0, (size_t)(s->nclasses - s->nrates) * sizeof *r);
+        s->rates = r;
+        s->nrates = s->nclasses;
+    }
+    for (int32_t t = 0; t < s->cluster->ntypes; t++)
+        s->rates[cls][t] = rate[t];
+    return 0;
+}
+
+double sim_class_rate(const struct sim *s, int32_t cls, int32_t t)
+{
+    SIM_ASSERT(cls >= 0 && cls < s->nclasses && t >= 0 &&
+               t < s->cluster->ntypes);
+    return cls < s->nrates ? s->rates[cls][t] : 0;
+}
+
 /* The types whose class can run the job at all, on one node or spread. */
 static uint32_t runnable_types(const struct sim *s, int32_t cls)
 {
@@ -115,17 +140,15 @@ static uint32_t runnable_types(const struct sim *s, int32_t cls)
 
 int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
 {
-    uint32_t all = s->cluster->ntypes >= 32
-                       ? UINT32_MAX
-                       : (1u << s->cluster->ntypes) - 1u;
+    uint32_t all =
+        s->cluster->ntypes >= 32 ? UINT32_MAX : (1u << s->cluster->ntypes) - 1u;
     if (s->ran || !(spec->submit_time >= 0) || !(spec->work > 0) ||
         !(spec->submit_time < INFINITY) || !(spec->work < INFINITY) ||
-        spec->num_gpus < 1 || (spec->allowed & ~all) ||
-        spec->job_class < 0 || spec->job_class >= s->nclasses ||
-        !(spec->est_work >= 0) || !(spec->est_work < INFINITY) ||
-        !(spec->gpu_mem_mb >= 0) || !(spec->gpu_mem_mb < INFINITY) ||
-        !(spec->est_mem_mb >= 0) || !(spec->est_mem_mb < INFINITY) ||
-        s->njobs >= INT32_MAX)
+        spec->num_gpus < 1 || (spec->allowed & ~all) || spec->job_class < 0 ||
+        spec->job_class >= s->nclasses || !(spec->est_work >= 0) ||
+        !(spec->est_work < INFINITY) || !(spec->gpu_mem_mb >= 0) ||
+        !(spec->gpu_mem_mb < INFINITY) || !(spec->est_mem_mb >= 0) ||
+        !(spec->est_mem_mb < INFINITY) || s->njobs >= INT32_MAX)
         return SIM_EINVAL;
     if (s->njobs == s->jobs_cap) {
         size_t cap = s->jobs_cap ? s->jobs_cap * 2 : 1024;
@@ -222,8 +245,8 @@ int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p)
         int32_t cap = s->segs_cap ? s->segs_cap : 256;
         while (cap - s->nsegs < p->nseg)
             cap *= 2;
-        struct sim_seg_slot *segs = realloc(s->segs, (size_t)cap *
-                                                         sizeof *segs);
+        struct sim_seg_slot *segs =
+            realloc(s->segs, (size_t)cap * sizeof *segs);
         if (!segs)
             return SIM_ENOMEM;
         s->segs = segs;
@@ -236,8 +259,8 @@ int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p)
             s->seg_free = s->segs[slot].next;
         else
             slot = s->nsegs++;
-        s->segs[slot] = (struct sim_seg_slot){p->seg[i].node, p->seg[i].gpus,
-                                              head};
+        s->segs[slot] =
+            (struct sim_seg_slot){p->seg[i].node, p->seg[i].gpus, head};
         head = slot;
         sim_node_add_free(s, p->seg[i].node, -p->seg[i].gpus);
     }
@@ -245,12 +268,30 @@ int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p)
     return 0;
 }
 
-double sim_now(const struct sim *s) { return s->now; }
-const struct cluster *sim_cluster(const struct sim *s) { return s->cluster; }
-size_t sim_njobs(const struct sim *s) { return s->njobs; }
-uint64_t sim_events(const struct sim *s) { return s->events; }
-int32_t sim_queue_head(const struct sim *s) { return s->queue_head; }
-size_t sim_queue_len(const struct sim *s) { return s->queue_len; }
+double sim_now(const struct sim *s)
+{
+    return s->now;
+}
+const struct cluster *sim_cluster(const struct sim *s)
+{
+    return s->cluster;
+}
+size_t sim_njobs(const struct sim *s)
+{
+    return s->njobs;
+}
+uint64_t sim_events(const struct sim *s)
+{
+    return s->events;
+}
+int32_t sim_queue_head(const struct sim *s)
+{
+    return s->queue_head;
+}
+size_t sim_queue_len(const struct sim *s)
+{
+    return s->queue_len;
+}
 
 const struct sim_job *sim_job(const struct sim *s, uint32_t job)
 {
@@ -298,11 +339,9 @@ void sim_set_restart_overhead(struct sim *s, double seconds)
     s->restart_overhead = seconds;
 }
 
-void sim_set_job_restart_overhead(struct sim *s, uint32_t job,
-                                  double seconds)
+void sim_set_job_restart_overhead(struct sim *s, uint32_t job, double seconds)
 {
-    SIM_ASSERT(!s->ran && job < s->njobs && seconds >= 0 &&
-               seconds < INFINITY);
+    SIM_ASSERT(!s->ran && job < s->njobs && seconds >= 0 && seconds < INFINITY);
     s->jobs[job].restart_s = seconds;
 }
 
@@ -331,7 +370,10 @@ const struct sim_class_spec *sim_class(const struct sim *s, int32_t cls)
     return &s->classes[cls];
 }
 
-int32_t sim_nclasses(const struct sim *s) { return s->nclasses; }
+int32_t sim_nclasses(const struct sim *s)
+{
+    return s->nclasses;
+}
 
 double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type,
                       int spread)

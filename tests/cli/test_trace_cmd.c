@@ -41,8 +41,14 @@ static int trace_cmd(const char *fmt, ...)
                        sizeof tc_err);
 }
 
-static void make_dir(void) { clitest_make_dir(tc_dir, "hetsim-trace-cmd"); }
-static void remove_dir(void) { clitest_remove_dir(tc_dir); }
+static void make_dir(void)
+{
+    clitest_make_dir(tc_dir, "hetsim-trace-cmd");
+}
+static void remove_dir(void)
+{
+    clitest_remove_dir(tc_dir);
+}
 
 static int exists(const char *name)
 {
@@ -130,6 +136,46 @@ Test(trace_cmd, stats_prints_an_aligned_report)
     cr_expect(strstr(tc_out, "duration (s, as in the trace), 5 jobs") != NULL,
               "%s", tc_out);
     cr_expect(strstr(tc_out, "rho") == NULL);
+}
+
+/* gavel_fills.trace: which jobs count as filled by the throughput fallback.
+ * From simulation_throughputs.json (read with python3): ResNet-18 (32) x1 is
+ * measured everywhere, spread too; ResNet-50 (64) x2 is measured on one
+ * server of every type but k80_unconsolidated lacks it, so only its spread
+ * K80 value is filled, which matters where K80 has several servers
+ * (gavel-108: 9) and not on one 8-GPU server; ResNet-50 (128) x2 lacks
+ * k80_unconsolidated too, but its one-server K80 value is 0.0 (it does not
+ * fit), so no spread value is filled; A3C x2 has no entry at all (filled
+ * on every type). */
+Test(trace_cmd, stats_counts_only_the_fills_that_can_matter)
+{
+    cr_assert_eq(trace_cmd("stats %s/gavel_fills.trace --cluster gavel-108 "
+                           "--throughputs %s --json",
+                           TDATA, MATRIX),
+                 0, "%s", tc_err);
+    expect_near("matrix_jobs", 4, 0);
+    expect_near("fallback_jobs", 2, 0);
+    expect_near("fallback_spread_only_jobs", 1, 0);
+    cr_expect(strstr(tc_out, "\"spread_only\":\t\"K80\"") != NULL, "%s",
+              tc_out);
+    cr_assert_eq(trace_cmd("stats %s/gavel_fills.trace --cluster "
+                           "%s/one_server_each.json --throughputs %s --json",
+                           TDATA, TDATA, MATRIX),
+                 0, "%s", tc_err);
+    expect_near("fallback_jobs", 1, 0);
+    expect_near("fallback_spread_only_jobs", 0, 0);
+    cr_assert_eq(trace_cmd("stats %s/gavel_fills.trace --cluster gavel-108 "
+                           "--throughputs %s",
+                           TDATA, MATRIX),
+                 0, "%s", tc_err);
+    cr_expect(strstr(tc_out, "2 of them at a (job type,") != NULL, "%s",
+              tc_out);
+    cr_expect(strstr(tc_out, "      ResNet-50 (batch size 64) x2, 1 job: only "
+                             "spread over servers on K80\n") != NULL,
+              "%s", tc_out);
+    cr_expect(strstr(tc_out, "      A3C x2, 1 job: on V100, P100, K80\n") !=
+                  NULL,
+              "%s", tc_out);
 }
 
 /* gavel_small.trace on gavel-108 with Gavel's matrix, run times on V100
