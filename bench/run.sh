@@ -327,3 +327,22 @@ oracle_wall=$wall
 loop_run predictor "predictor:$work/runtime.bin"
 awk -v a="$oracle_wall" -v b="$wall" 'BEGIN {
   printf "   predictor / oracle, whole command: %.2fx (target: under 3x)\n", b / a }'
+
+echo
+echo "== hetsim reproduce gavel-continuous --quick: Gavel's Fig. 8 workload"
+echo "   (6,500 jobs of Gavel's generator per trace, 36 V100 + 36 P100 + 36 K80),"
+echo "   one run at a time (-j 1); wall time per (policy, rate, seed) beside Gavel's"
+echo "   own simulator on the same trace (gavel_wall_s of"
+echo "   tests/data/gavel-reference/summary.csv, Python, one run on a 2-core machine)"
+start=$(date +%s.%N)
+"$hetsim" reproduce gavel-continuous --quick -j 1 -q \
+  -T "$here/../traces/gavel/simulation_throughputs.json" -o "$work/reproduce"
+end=$(date +%s.%N)
+awk -F, 'NR == FNR { if (FNR > 1) gavel[$2 "," $3] = $13; next }
+  FNR == 1 { printf "   %-28s %5s %5s %10s %10s %9s\n", "policy", "rate", "seed",
+             "hetsim s", "Gavel s", "speed-up"; next }
+  { g = gavel[$1 "," $2]
+    printf "   %-28s %5s %5s %10.2f %10s %8.0fx\n", $1, $2, $3, $5, g,
+           (g > 0 && $5 > 0) ? g / $5 : 0 }' \
+  "$work/reproduce/table.csv" "$work/reproduce/runs.csv"
+awk -v s="$start" -v e="$end" 'BEGIN { printf "   whole command (8 runs and the table): %.1f s\n", e - s }'

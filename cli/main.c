@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"check", cli_check, "compare results with a golden file (for CI)"},
     {"pack", cli_pack, "fill a cluster with GPU-sharing pods; fragmentation"},
     {"share", cli_share, "replay a trace with GPUs shared by fractional jobs"},
+    {"reproduce", cli_reproduce, "rerun a published experiment; hetsim vs paper"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

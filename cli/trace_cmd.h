@@ -70,5 +70,9 @@ void cli_trace_out_abort(struct trace_out *o);
 int cli_trace_stats(int argc, char **argv);
 int cli_trace_convert(int argc, char **argv);
 int cli_trace_generate(int argc, char **argv);
+/* `trace generate --like gavel` (trace_like_gavel.c): whether ARGV asks
+ * for it, and the command. */
+int cli_trace_like_wanted(int argc, char **argv);
+int cli_trace_generate_like(int argc, char **argv);
 
 #endif

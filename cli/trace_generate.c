@@ -91,6 +91,9 @@ static void generate_usage_jobs(void)
         "                          on "
         "(default: the reference type of --cluster when\n"
         "                          the matrix has it, else v100)\n\n"
+        "Gavel's own generator, draw for draw: --like gavel (see "
+        "`hetsim trace\n"
+        "generate --like gavel --help`)\n\n"
         "Reading resample:TRACE:\n" CLI_TRACE_OPTIONS_HELP "\n"
         "  -q, --quiet             print nothing on success\n"
         "  -h, --help              show this help\n\n"
@@ -389,6 +392,8 @@ static int write_trace(const struct gen_args *a, const struct trace *t)
 
 int cli_trace_generate(int argc, char **argv)
 {
+    if (cli_trace_like_wanted(argc, argv))
+        return cli_trace_generate_like(argc, argv);
     struct gen_args a;
     int rc = parse_generate_args(argc, argv, &a);
     if (rc)

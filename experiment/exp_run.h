@@ -37,6 +37,8 @@ int cli_share(int argc, char **argv);
  * (sweep.c); `hetsim check`: figures against a golden file (check.c). */
 int cli_sweep(int argc, char **argv);
 int cli_check(int argc, char **argv);
+/* `hetsim reproduce EXPERIMENT`: a published experiment (reproduce.c). */
+int cli_reproduce(int argc, char **argv);
 
 /* Messages on stderr, as `hetsim: error: ...`. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -4,10 +4,173 @@
  *
  * The declarations moved from cli/ with their code (exp_run.h: workload,
  * estimators, GPU sharing, results, charts, report, sweep and compare
- * runners) keep their cli_ names for now; new functions take exp_. */
+ * runners) keep their cli_ names for now; new functions take exp_.
+ *
+ * Published experiments, reproduced (below): the workloads they generate
+ * (Gavel's job generator), the runs they need, and the table, chart and
+ * report that set hetsim's figures beside the published ones. The library
+ * plans the runs; the caller executes them (cli/ does, in parallel) and
+ * hands the folders back to exp_collect(). */
 #ifndef HETSIM_EXPERIMENT_H
 #define HETSIM_EXPERIMENT_H
 
 #include "exp_run.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "traces.h"
+
+/* ---- Gavel's job generator (gavel_gen.c) -------------------------------- */
+
+/* Gavel's `Scheduler.simulate()` without a trace (scheduler.py at
+ * c4fa400): job i from utils.generate_job with random.Random(seed + 2),
+ * the gaps from random.Random(seed + 3), the first arrival at 0. */
+struct exp_gavel_gen {
+    double rate_per_h; /* jobs per hour; 0: every job arrives at 0 (static) */
+    uint64_t seed;     /* Gavel's --seed */
+    size_t njobs;      /* jobs to write (>= 1) */
+    int multi_gpu;     /* Gavel's --generate-multi-gpu-jobs */
+};
+
+/* One generated job. */
+struct exp_gavel_job {
+    int32_t template_index; /* into Gavel's JobTable (26 templates) */
+    int32_t scale_factor;   /* GPUs: 1, or 1/2/4/8 with multi_gpu */
+    int64_t total_steps;    /* int(run_time x steps/s on v100) */
+    double run_time_s;      /* the drawn duration on one v100 */
+    double arrival_s;
+};
+
+/* Draws G->njobs jobs into OUT (caller-allocated, G->njobs entries) with
+ * the steps/s of matrix M on v100. 0; or -1 when M has no measured
+ * (job type, scale factor) entry on v100 that a job needs (Gavel would
+ * stop on an assertion), with ERR (ERRLEN bytes) naming it. */
+int exp_gavel_generate(const struct trace_throughputs *m,
+                       const struct exp_gavel_gen *g, struct exp_gavel_job *out,
+                       char *err, size_t errlen);
+
+/* Writes JOBS as Gavel's 7-field .trace lines (job_type, command,
+ * num_steps_arg, needs_data_dir, total_steps, arrival "%f", scale_factor)
+ * to F. 0, or -1 on a write error (errno set). */
+int exp_gavel_write(FILE *f, const struct exp_gavel_job *jobs, size_t n);
+
+/* Gavel's JobTable: template I's job type ("LM (batch size 20)"), NULL
+ * past the last. */
+const char *exp_gavel_job_type(size_t i);
+
+/* ---- The experiments (registry.c) --------------------------------------- */
+
+struct exp_info {
+    const char *name;    /* "gavel-continuous" */
+    const char *source;  /* the paper */
+    const char *figure;  /* "Fig. 8" */
+    const char *measure; /* what is measured, against what */
+    const char *metric;  /* the figure's unit, for the table */
+};
+
+/* Experiment I from 0, NULL past the last. */
+const struct exp_info *exp_info_at(size_t i);
+/* The experiment named NAME, or NULL. */
+const struct exp_info *exp_find(const char *name);
+/* The registered name nearest to NAME (at most 3 edits, or a prefix),
+ * NULL when none is near. */
+const char *exp_suggest(const char *name);
+
+/* ---- A reproduction: configure, plan, collect, write (plan.c, ...) ------ */
+
+#define EXP_MAX_LIST 32
+#define EXP_MAX_ARGS 40
+
+struct exp_config {
+    const struct exp_info *info;
+    const char *work;        /* existing folder for traces and runs */
+    const char *throughputs; /* Gavel's simulation_throughputs.json */
+    const char *fixture;     /* folder with Gavel's fixture traces and
+                                summary.csv, or NULL for generated traces */
+    const char *trace;       /* fgd: pods (Alibaba 2023 pod list) */
+    const char *nodes;       /* fgd: node list */
+    const char *policies[EXP_MAX_LIST];
+    size_t npolicies;
+    double xs[EXP_MAX_LIST]; /* rates (jobs/h), job counts, or arrived */
+    size_t nxs;
+    uint64_t seeds[EXP_MAX_LIST];
+    size_t nseeds;
+    size_t njobs; /* jobs per generated trace (continuous) */
+    int quick;    /* the defaults of a few minutes' run */
+};
+
+/* Fills CFG's lists that are empty with the experiment's defaults (quick
+ * or full). */
+void exp_config_defaults(struct exp_config *cfg);
+
+/* One run of the plan: a hetsim command line and where it writes. */
+struct exp_cell {
+    size_t policy, x, seed;   /* indexes into the config's lists */
+    char out[4096];           /* the run's folder */
+    char *argv[EXP_MAX_ARGS]; /* NULL-terminated; argv[0] = "hetsim" */
+    double value;             /* the figure, NAN until collected */
+    size_t dropped;           /* window jobs that did not complete */
+    double wall_s;            /* the run's wall time (set by the caller) */
+    int skip_run;             /* another cell's run writes OUT: do not run */
+};
+
+struct exp_plan {
+    struct exp_config cfg;
+    struct exp_cell *cells; /* (ncells), each argv string malloc'd */
+    size_t ncells;
+};
+
+/* Writes the workloads (generated traces) into cfg->work and makes the
+ * runs. 0; or -1 with ERR filled (a file that cannot be read or written,
+ * a matrix without a needed entry, a fixture that lacks a rate). */
+int exp_plan_create(const struct exp_config *cfg, struct exp_plan **out,
+                    char *err, size_t errlen);
+void exp_plan_destroy(struct exp_plan *p);
+
+/* Reads the figure of each run from its folder. 0; or -1 with ERR naming
+ * the first run whose results are missing or malformed. */
+int exp_collect(struct exp_plan *p, char *err, size_t errlen);
+
+/* One row of the table: a policy at one x, over the seeds. */
+struct exp_row {
+    const char *policy;
+    double x;
+    double mean, sd; /* over the seeds (sd 0 with one seed) */
+    size_t n;        /* seeds */
+    double gavel;    /* Gavel's own simulator (fixture), NAN if none */
+    double gavel_wall_s;
+    double published; /* the paper's value, NAN if none */
+    double wall_s;    /* mean wall time of hetsim's runs */
+};
+
+/* The rows of the collected plan P, policy by policy, x ascending; *OUT
+ * is malloc'd (free it). Returns the number of rows, or -1 out of
+ * memory. */
+long exp_rows(const struct exp_plan *p, struct exp_row **out);
+
+/* Relative difference (a - b) / b in percent; NAN when either is. */
+double exp_rel_diff(double a, double b);
+
+/* Prints the table of ROWS to F (aligned text). */
+void exp_print_table(FILE *f, const struct exp_plan *p,
+                     const struct exp_row *rows, size_t n);
+
+/* Writes DIR/table.csv, DIR/runs.csv, the chart DIR/figure (.gp, .png,
+ * .svg) and DIR/report.html (COMMAND: the command line shown in it).
+ * 0; -1 with ERR filled when a file cannot be written; a chart that
+ * gnuplot cannot draw only sets *CHART_RC (a PLOT_E* code). */
+int exp_write(const char *dir, const struct exp_plan *p,
+              const struct exp_row *rows, size_t n, const char *command,
+              int *chart_rc, char *err, size_t errlen);
+
+/* Removes DIR and everything under it (no error when it is missing); 0
+ * or -1 with errno set. */
+int exp_remove_tree(const char *dir);
+/* Puts the finished folder TMP in the place of DIR: the old DIR, if any,
+ * is renamed aside, TMP renamed to DIR, then the old one removed; on a
+ * failure the old DIR is put back. 0 or -1 with errno set. */
+int exp_dir_swap(const char *tmp, const char *dir);
 
 #endif
