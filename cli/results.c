@@ -1,9 +1,9 @@
 /* results.c -- running the engine and writing what it found: summary.json,
  * jobs.csv, timeline.csv, perf.json, and the table on stdout.
  *
- * Every file is written under a temporary name first; only when all of them
- * are complete are they renamed into place, so a failed run leaves the
- * results folder as it was. */
+ * The files, charts and report form one result set (experiment.h): written
+ * whole into a temporary folder, then swapped with the results folder in
+ * one rename, so the folder holds the old set or the new one, never a mix. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -397,36 +397,30 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     return rc;
 }
 
-int cli_simulate_and_write(const struct run_config *cfg,
-                           const struct pol_ops *ops, const struct trace *t,
-                           const struct workload *w, struct run_perf *perf)
+/* The run's files, written into the set's temporary folder DIR. */
+static int write_set(const struct run_config *cfg, const struct pol_ops *ops,
+                     const struct trace *t, const struct workload *w,
+                     struct run_perf *perf, struct sim_summary *m,
+                     struct cli_series *series)
 {
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
-    if (cli_mkdirs(cfg->out) != 0) {
-        cli_error("%s: cannot create folder: %s", cfg->out, strerror(errno));
-        return CLI_FAILURE;
-    }
-    struct cli_atomic out[OUT_FILES] = {0};
-    struct cli_series series;
-    cli_series_init(&series, c->ntypes);
-    series.gantt = sim_njobs(s) <= CLI_GANTT_MAX_JOBS;
+    struct cli_atomic out[OUT_FILES];
     int rc = CLI_OK, opened = 0;
     for (; opened < OUT_FILES; opened++) {
         if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
-            cli_error("%s: %s", out[opened].tmp, strerror(errno));
+            cli_error("%s", out[opened].err);
             rc = CLI_FAILURE;
             goto done;
         }
     }
     rc = simulate(cfg, ops, t, w, out[OUT_TIMELINE].f,
-                  cfg->plots ? &series : NULL, perf);
+                  cfg->plots ? series : NULL, perf);
     if (rc)
         goto done;
-    struct sim_summary m;
     double t0 = cli_clock();
-    if (sim_summarize(s, &m) != 0 ||
-        cli_write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, &m)) != 0) {
+    if (sim_summarize(s, m) != 0 ||
+        cli_write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, m)) != 0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;
@@ -439,21 +433,53 @@ int cli_simulate_and_write(const struct run_config *cfg,
         goto done;
     }
     for (int i = 0; i < OUT_FILES; i++) {
-        if (cli_atomic_commit(&out[i]) != 0) {
-            cli_error("%s: %s", out[i].path, strerror(errno));
+        if (rc == CLI_OK && cli_atomic_commit(&out[i]) != 0) {
+            cli_error("%s", out[i].err);
             rc = CLI_FAILURE;
+        } else if (rc != CLI_OK) {
+            cli_atomic_abort(&out[i]);
         }
     }
     opened = 0;
-    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, t, &m, &series) != 0)
+    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, t, m, series) != 0)
         rc = CLI_FAILURE;
-    if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
+    if (!rc && cfg->report && cli_write_report(cfg, c, t, m) != 0)
         rc = CLI_FAILURE;
-    if (!rc && !cfg->quiet)
-        print_table(cfg, w, &m);
 done:
-    cli_series_free(&series);
     for (int i = 0; i < opened; i++)
         cli_atomic_abort(&out[i]);
     return rc;
+}
+
+int cli_simulate_and_write(const struct run_config *cfg,
+                           const struct pol_ops *ops, const struct trace *t,
+                           const struct workload *w, struct run_perf *perf)
+{
+    /* One set: the files, charts and report go into a temporary folder
+     * that replaces cfg->out whole (experiment.h, docs/guarantees.md). */
+    struct exp_set *set;
+    char err[EXP_PATH_MAX + 256];
+    if (exp_set_begin(&set, cfg->out, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    struct run_config in_set = *cfg;
+    in_set.out = exp_set_dir(set);
+    struct cli_series series;
+    cli_series_init(&series, w->cluster->ntypes);
+    series.gantt = sim_njobs(w->sim) <= CLI_GANTT_MAX_JOBS;
+    struct sim_summary m;
+    int rc = write_set(&in_set, ops, t, w, perf, &m, &series);
+    cli_series_free(&series);
+    if (rc != CLI_OK) {
+        exp_set_abort(set);
+        return rc;
+    }
+    if (exp_set_commit(set, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    if (!cfg->quiet)
+        print_table(cfg, w, &m);
+    return CLI_OK;
 }
