@@ -26,7 +26,8 @@ struct exp_file {
     char path[EXP_PATH_MAX];
     char tmp[EXP_PATH_MAX]; /* "" when streaming */
     int fd;
-    int slot; /* in the signal handler's list, or -1 */
+    void *cookie; /* the write errors of F */
+    int slot;     /* in the signal handler's list, or -1 */
     int stream;
 };
 int exp_file_open(struct exp_file *x, const char *path, char *err,

@@ -51,42 +51,52 @@ int exp_split_path(const char *path, char *parent, char *base, size_t cap)
 
 /* ---- A stream whose every write goes through exp_io_write ------------- */
 
-static ssize_t cookie_write(void *c, const char *buf, size_t n)
+/* stdio is never told of a failed write (glibc's fwrite has misread its
+ * source after one): the first error is kept here, later data dropped, and
+ * exp_file_commit() reports it. */
+struct cookie {
+    int fd;
+    int err;
+    char buf[1 << 16];
+};
+
+static ssize_t cookie_write(void *v, const char *buf, size_t n)
 {
-    int fd = *(int *)c;
+    struct cookie *c = v;
     size_t done = 0;
-    while (done < n) {
-        ssize_t w = exp_io_write(fd, buf + done, n - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return done ? (ssize_t)done : -1;
-        }
-        done += (size_t)w;
+    while (!c->err && done < n) {
+        ssize_t w = exp_io_write(c->fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            c->err = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
     }
-    return (ssize_t)done;
+    return (ssize_t)n;
 }
 
-static int cookie_close(void *c)
+static int cookie_close(void *v)
 {
-    int fd = *(int *)c;
-    free(c);
-    return exp_io_close(fd);
+    struct cookie *c = v; /* freed by our caller, after fclose */
+    return exp_io_close(c->fd);
 }
 
-static FILE *stream_on(int fd)
+static FILE *stream_on(struct exp_file *x)
 {
-    int *c = malloc(sizeof *c);
+    struct cookie *c = malloc(sizeof *c);
     if (!c)
         return NULL;
-    *c = fd;
+    c->fd = x->fd;
+    c->err = 0;
     cookie_io_functions_t io = {NULL, cookie_write, NULL, cookie_close};
     FILE *f = fopencookie(c, "w", io);
     if (!f) {
         free(c);
         return NULL;
     }
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    setvbuf(f, c->buf, _IOFBF, sizeof c->buf);
+    x->cookie = c;
     return f;
 }
 
@@ -102,7 +112,7 @@ static int open_stream(struct exp_file *x, char *err, size_t errlen)
         return 0;
     }
     x->fd = exp_io_open(x->path, O_WRONLY | O_NOCTTY, 0);
-    if (x->fd < 0 || !(x->f = stream_on(x->fd))) {
+    if (x->fd < 0 || !(x->f = stream_on(x))) {
         fail(err, errlen, x->path, errno);
         if (x->fd >= 0)
             close(x->fd);
@@ -144,7 +154,7 @@ static int open_temp(struct exp_file *x, const struct stat *old, char *err,
     x->slot = exp_temp_add(x->tmp, EXP_TEMP_FILE);
     if (old)
         (void)fchmod(x->fd, old->st_mode & 07777); /* keep its mode */
-    if (!(x->f = stream_on(x->fd))) {
+    if (!(x->f = stream_on(x))) {
         fail(err, errlen, x->tmp, errno);
         close(x->fd);
         unlink(x->tmp);
@@ -192,6 +202,8 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
     errno = 0;
     if (ferror(x->f) || fflush(x->f) != 0)
         e = errno ? errno : EIO;
+    if (!e && x->cookie)
+        e = ((struct cookie *)x->cookie)->err;
     if (!e && x->fd >= 0 && exp_io_fsync(x->fd) != 0)
         e = errno;
     if (x->f != stdout) {
@@ -200,6 +212,8 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
             e = errno ? errno : EIO;
     }
     x->f = NULL;
+    free(x->cookie);
+    x->cookie = NULL;
     if (!e && !x->stream && exp_io_rename(x->tmp, x->path, 0) != 0) {
         e = errno;
         where = x->path;
@@ -233,6 +247,8 @@ void exp_file_abort(struct exp_file *x)
     else if (x->f)
         fflush(x->f);
     x->f = NULL;
+    free(x->cookie);
+    x->cookie = NULL;
     if (!x->stream && x->tmp[0]) {
         unlink(x->tmp);
         exp_temp_forget(x->slot);
