@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -127,25 +128,38 @@ int exp_set_complete(const char *dir)
 static int take_lock(struct exp_set *s, char *err, size_t errlen)
 {
     snprintf(s->lock, sizeof s->lock, "%s/.%s.lock", s->parent, s->base);
+    sigset_t all, old;
+    sigfillset(&all);
     for (int tries = 0; tries < 1000; tries++) {
+        /* Signals wait while the lock file is ours but not yet in the
+         * handler's list. */
+        sigprocmask(SIG_BLOCK, &all, &old);
         int fd = exp_io_open(s->lock, O_RDWR | O_CREAT, 0666);
         if (fd < 0) {
             fail(err, errlen, s->lock, errno);
+            sigprocmask(SIG_SETMASK, &old, NULL);
             return -1;
         }
         struct stat a, b;
-        if (flock(fd, LOCK_EX) != 0 || fstat(fd, &a) != 0) {
-            fail(err, errlen, s->lock, errno);
-            close(fd);
-            return -1;
-        }
-        if (stat(s->lock, &b) == 0 && a.st_ino == b.st_ino &&
-            a.st_dev == b.st_dev) {
+        int busy = flock(fd, LOCK_EX | LOCK_NB) != 0;
+        if (!busy && fstat(fd, &a) == 0 && stat(s->lock, &b) == 0 &&
+            a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
             s->lock_fd = fd;
             s->lock_slot = exp_temp_add(s->lock, EXP_TEMP_LOCK);
+            sigprocmask(SIG_SETMASK, &old, NULL);
             return 0;
         }
         close(fd);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        if (!busy)
+            continue; /* locked a file its holder had just removed */
+        /* Another writer of this target: wait for it, then try again. */
+        fd = open(s->lock, O_RDWR | O_CLOEXEC);
+        if (fd >= 0) {
+            while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+                ;
+            close(fd);
+        }
     }
     fail(err, errlen, s->lock, EDEADLK);
     return -1;
@@ -238,11 +252,12 @@ int exp_set_begin(struct exp_set **out, const char *target, char *err,
         goto fail;
     snprintf(s->tmp, sizeof s->tmp, "%s/.%s.tmp.%ld", s->parent, s->base,
              (long)getpid());
+    s->tmp_slot = exp_temp_add(s->tmp, EXP_TEMP_TREE); /* before it is */
     if (exp_io_mkdir(s->tmp) != 0) {
         fail(err, errlen, s->tmp, errno);
+        exp_temp_forget(s->tmp_slot);
         goto fail;
     }
-    s->tmp_slot = exp_temp_add(s->tmp, EXP_TEMP_TREE);
     *out = s;
     return 0;
 fail:

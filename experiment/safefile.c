@@ -146,12 +146,14 @@ static int open_temp(struct exp_file *x, const struct stat *old, char *err,
         fail(err, errlen, x->path, ENAMETOOLONG);
         return -1;
     }
+    x->slot = exp_temp_add(x->tmp, EXP_TEMP_FILE); /* before it is */
     x->fd = exp_io_open(x->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (x->fd < 0) {
         fail(err, errlen, x->tmp, errno);
+        exp_temp_forget(x->slot);
+        x->slot = -1;
         return -1;
     }
-    x->slot = exp_temp_add(x->tmp, EXP_TEMP_FILE);
     if (old)
         (void)fchmod(x->fd, old->st_mode & 07777); /* keep its mode */
     if (!(x->f = stream_on(x))) {

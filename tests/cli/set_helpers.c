@@ -125,8 +125,8 @@ static void count_temps(const char *dir, const int *keep, int nkeep, int *kept,
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         long pid = temp_pid(e->d_name);
         int mine = 0;
-        for (int i = 0; pid > 0 && i < nkeep; i++)
-            mine |= keep[i] == pid;
+        for (int i = 0; pid >= 0 && i < nkeep; i++)
+            mine |= keep[i] == pid; /* 0 in KEEP: lock files */
         if (mine) {
             (*kept)++;
             continue; /* a killed process's: its insides do not matter */

@@ -10,7 +10,8 @@ char *settest_fingerprint(const char *dir);
 
 /* How many temporaries (.NAME.tmp.PID, .NAME.old.PID, .NAME.lock) are
  * under DIR; the first one's path into FIRST (256 bytes). Those of a
- * process listed in KEEP (NKEEP pids) are counted in *KEPT instead. */
+ * process listed in KEEP (NKEEP pids; 0 stands for lock files) are
+ * counted in *KEPT instead. */
 int settest_temps(const char *dir, const int *keep, int nkeep, int *kept,
                   char *first);
 
