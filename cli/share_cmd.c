@@ -135,7 +135,8 @@ static int parse_args(int argc, char **argv, struct share_options *o)
             break;
         case 's':
             o->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-')
+            if (!*optarg || *end || optarg[0] == '-' ||
+                o->seed > UINT32_MAX)
                 return cli_usage_error(SHARE_CMD,
                                        "--seed: not a number: "
                                        "'%s'",
