@@ -29,7 +29,30 @@ struct timeline {
     const struct sim *s;
     struct cli_series *keep; /* also kept in memory for charts, or NULL */
     int oom;
+    /* Not a terminal: a line per 10% of the arrivals' span once the run has
+     * taken 2 s, so that a log shows slow is not hung. */
+    int log_lines;
+    double started, span, next_pct, next_line;
+    double quiet_s; /* 2, or HETSIM_PROGRESS_AFTER_S */
 };
+
+static void log_progress(struct timeline *tl, double time, int32_t queued)
+{
+    double wall = cli_clock();
+    double pct = tl->span > 0 ? 100 * time / tl->span : 100;
+    if (wall - tl->started < tl->quiet_s)
+        return;
+    if (pct < tl->next_pct && (pct < 100 || wall < tl->next_line))
+        return;
+    while (tl->next_pct <= pct)
+        tl->next_pct += 10;
+    tl->next_line = wall + 10; /* after the last arrival: every 10 s */
+    fprintf(stderr,
+            "hetsim: run: simulated %.0f s (%.0f%% of the arrivals' span), "
+            "%llu events, %d queued, %.0f s so far\n",
+            time, pct > 100 ? 100 : pct,
+            (unsigned long long)sim_events(tl->s), queued, wall - tl->started);
+}
 
 static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
@@ -51,6 +74,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
     fwrite(line, 1, (size_t)(p - line), tl->f);
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
         tl->oom = 1;
+    if (tl->log_lines && (++tl->calls & 4095) == 0)
+        log_progress(tl, time, queued);
     if (tl->progress && (++tl->calls & 4095) == 0 &&
         cli_clock() >= tl->next_report) {
         tl->next_report = cli_clock() + 0.5;
@@ -348,7 +373,16 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     struct sim *s = w->sim;
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
                           .progress = !cfg->quiet && isatty(2),
-                          .keep = keep};
+                          .keep = keep,
+                          .log_lines = !cfg->quiet && !isatty(2),
+                          .started = cli_clock(),
+                          .next_pct = 10,
+                          .quiet_s = 2};
+    const char *after = getenv("HETSIM_PROGRESS_AFTER_S");
+    if (after && *after)
+        tl.quiet_s = strtod(after, NULL);
+    for (size_t j = 0; j < t->njobs; j++)
+        tl.span = fmax(tl.span, t->jobs[j].submit_time);
     fputs("time,queued,busy_gpus", tf);
     for (int32_t g = 0; g < c->ntypes; g++)
         fprintf(tf, ",busy_%s", c->types[g].name);
