@@ -29,15 +29,16 @@ static int apply(const struct spec_ctx *x, const cJSON *c, const char *value,
     double v = 0;
     if (strcmp(k, "jobs") == 0) {
         if (number(value, &v) || v != floor(v) || v < 1 || v > UINT32_MAX)
-            return spec_bad(x, c, "generator.jobs must be a whole number from "
-                                  "1 to 4294967295, got %s",
+            return spec_bad(x, c,
+                            "generator.jobs must be a whole number from "
+                            "1 to 4294967295, got %s",
                             value);
         g->njobs = (size_t)v;
     } else if (strcmp(k, "arrivals") == 0) {
         if (strcmp(value, "poisson") && strcmp(value, "mmpp"))
             return spec_bad(x, c, "generator.arrivals must be poisson or mmpp");
-        g->arrivals = strcmp(value, "mmpp") ? TRACE_GEN_POISSON
-                                            : TRACE_GEN_MMPP;
+        g->arrivals =
+            strcmp(value, "mmpp") ? TRACE_GEN_POISSON : TRACE_GEN_MMPP;
     } else if (strncmp(k, "burst-", 6) == 0) {
         if (number(value, &v) || !isfinite(v))
             return spec_bad(x, c, "generator.%s must be a number", k);
