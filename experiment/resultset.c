@@ -205,8 +205,9 @@ static int check_target(const struct exp_set *s, char *err, size_t errlen)
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
             snprintf(err, errlen,
                      "%s: a folder that is not part of the results in %s, "
-                     "which are replaced as a whole: choose another folder",
-                     path, s->target);
+                     "which are replaced as a whole: give the results a "
+                     "folder of their own (such as %s/run)",
+                     path, s->target, s->target);
             rc = -1;
         }
     }
