@@ -149,7 +149,7 @@ static int open_temp(struct exp_file *x, const struct stat *old, char *err,
     x->slot = exp_temp_add(x->tmp, EXP_TEMP_FILE); /* before it is */
     x->fd = exp_io_open(x->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (x->fd < 0) {
-        fail(err, errlen, x->tmp, errno);
+        fail(err, errlen, x->path, errno); /* the name the user gave */
         exp_temp_forget(x->slot);
         x->slot = -1;
         return -1;
