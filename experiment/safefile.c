@@ -226,8 +226,8 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
         exp_temp_forget(x->slot);
         x->slot = -1;
     }
+    char parent[EXP_PATH_MAX], base[EXP_PATH_MAX]; /* WHERE may name it */
     if (!e && !x->stream) {
-        char parent[EXP_PATH_MAX], base[EXP_PATH_MAX];
         if (exp_split_path(x->path, parent, base, sizeof base) == 0 &&
             exp_io_fsync_path(parent, 1) != 0) {
             e = errno;
