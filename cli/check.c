@@ -188,8 +188,10 @@ static int write_golden(const struct check_args *a, const struct figures *f)
 
 static int within(double golden, double result, double tol)
 {
+    /* A null figure (a NaN, or a sum that overflowed) is never a pass,
+     * not even against a null golden value. */
     if (isnan(golden) || isnan(result))
-        return isnan(golden) && isnan(result);
+        return 0;
     double allowed = golden == 0 ? tol : tol * fabs(golden);
     return fabs(result - golden) <= allowed;
 }
@@ -198,8 +200,13 @@ static void print_moved(int width, const char *name, double golden,
                         int found, double result)
 {
     char g[32], r[32] = "missing", change[48] = "";
-    cli_fmt_double(g, golden);
-    if (found) {
+    if (isnan(golden))
+        snprintf(g, sizeof g, "null");
+    else
+        cli_fmt_double(g, golden);
+    if (found && isnan(result))
+        snprintf(r, sizeof r, "null");
+    else if (found) {
         cli_fmt_double(r, result);
         if (golden != 0 && isfinite(golden) && isfinite(result))
             snprintf(change, sizeof change, "%+.4g%%",

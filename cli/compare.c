@@ -390,10 +390,16 @@ int cli_compare(int argc, char **argv)
     int rc = parse_compare_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    if (cli_mkdirs(o.out) != 0) {
-        cli_error("%s: cannot create: %s", o.out, strerror(errno));
+    /* One result set: the runs, compare.csv, charts and report are written
+     * into a temporary folder that replaces --out whole when all ran. */
+    struct exp_set *set;
+    char err[EXP_PATH_MAX + 256];
+    if (exp_set_begin(&set, o.out, err, sizeof err) != 0) {
+        cli_error("%s", err);
         return CLI_FAILURE;
     }
+    const char *target = o.out;
+    o.out = exp_set_dir(set);
     struct cmp_policy res[CMP_MAX_POLICIES];
     memset(res, 0, sizeof res);
     for (size_t k = 0; k < o.npolicies; k++)
@@ -412,7 +418,14 @@ int cli_compare(int argc, char **argv)
         rc = CLI_FAILURE;
     if (nread && cmp_write_report(&o, res) != 0)
         rc = CLI_FAILURE;
-    if (nread)
+    o.out = target;
+    if (rc != CLI_OK)
+        exp_set_abort(set);
+    else if (exp_set_commit(set, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        rc = CLI_FAILURE;
+    }
+    if (nread && rc == CLI_OK)
         cmp_print_table(res, o.npolicies);
     for (size_t k = 0; k < o.npolicies; k++) {
         free(res[k].jct);

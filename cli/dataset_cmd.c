@@ -94,7 +94,7 @@ static int parse_synth_args(int argc, char **argv, struct synth_args *a)
                                                   "number from 2 to 10000000");
             break;
         case 'S':
-            if (cli_parse_ulong(optarg, &a->seed))
+            if (cli_parse_ulong(optarg, &a->seed) || a->seed > UINT32_MAX)
                 return cli_usage_error(SYNTH_CMD, "--seed: expected a whole "
                                                   "number >= 0");
             break;

@@ -5,6 +5,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "experiment.h"
 
 struct command {
     const char *name;
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
 {
     /* GSL aborts on errors by default; every status is checked instead. */
     gsl_set_error_handler_off();
+    /* SIGINT, SIGTERM, SIGHUP remove our temporary files before we die. */
+    exp_safety_init();
     if (argc < 2)
         return cli_usage_error("hetsim", "missing command");
     const char *cmd = argv[1];

@@ -131,7 +131,8 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
             break;
         case 's':
             o->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-')
+            if (!*optarg || *end || optarg[0] == '-' ||
+                o->seed > UINT32_MAX)
                 return cli_usage_error(PACK_CMD, "--seed: not a number: '%s'",
                                        optarg);
             break;

@@ -197,7 +197,7 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
         a->fit.order_set = 1;
         break;
     case 'S':
-        if (cli_parse_ulong(optarg, &a->fit.seed))
+        if (cli_parse_ulong(optarg, &a->fit.seed) || a->fit.seed > UINT32_MAX)
             return cli_usage_error(cmd, "--seed: expected a whole number");
         break;
     case 'k':

@@ -415,18 +415,30 @@ int cli_predictor_compare(const struct pcli_args *a)
         cli_error("out of memory");
         rc = CLI_FAILURE;
     }
-    if (rc == CLI_OK && cli_mkdirs(a->out) != 0) {
-        cli_error("%s: cannot create the folder", a->out);
+    /* One result set: the CSVs and charts replace --out whole. */
+    struct exp_set *set = NULL;
+    char err[EXP_PATH_MAX + 256];
+    if (rc == CLI_OK && exp_set_begin(&set, a->out, err, sizeof err) != 0) {
+        cli_error("%s", err);
         rc = CLI_FAILURE;
     }
+    if (set)
+        c.out = exp_set_dir(set);
     if (rc == CLI_OK)
         rc = run_all(&c, !a->quiet && isatty(2));
     if (rc == CLI_OK)
         rc = pcmp_write_results(&c);
-    if (rc == CLI_OK)
-        pcmp_print_table(&c, a->target);
     if (rc == CLI_OK && a->plots)
         pcmp_draw_charts(&c);
+    if (rc != CLI_OK)
+        exp_set_abort(set);
+    else if (exp_set_commit(set, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        rc = CLI_FAILURE;
+    }
+    c.out = a->out;
+    if (rc == CLI_OK)
+        pcmp_print_table(&c, a->target);
     free_results(&c);
     pred_table_destroy(c.t);
     return rc;

@@ -145,7 +145,9 @@ static int parse_seed(const char *arg, uint64_t *seed)
     char *end;
     errno = 0;
     unsigned long long v = strtoull(arg, &end, 10);
-    if (errno || end == arg || *end || arg[0] == '-')
+    /* The generators behind a run take 32-bit seeds: 4294967296 would be
+     * seed 0 again, so it is refused. */
+    if (errno || end == arg || *end || arg[0] == '-' || v > UINT32_MAX)
         return -1;
     *seed = v;
     return 0;
@@ -485,9 +487,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 's':
             if (parse_seed(optarg, &cfg->seed) != 0)
                 return cli_usage_error("hetsim run",
-                                       "--seed wants a whole number >= 0, "
-                                       "got '%s'",
-                                       optarg);
+                                       "--seed wants a whole number from 0 "
+                                       "to 4294967295, got '%s'", optarg);
             break;
         case ':':
             return cli_usage_error("hetsim run", "option '%s' needs a value",

@@ -348,6 +348,10 @@ static int set_rate(struct gen_args *a, const struct cluster *c)
 {
     if (!a->have_load)
         return CLI_OK;
+    /* Durations that cannot be drawn say so before their mean is used. */
+    struct trace_error err = {0};
+    if (trace_gen_check(&a->spec, &err) != 0)
+        return cli_usage_error(GEN_CMD, "%s", err.text);
     double rate =
         trace_gen_rate_for_load(&a->spec, a->load, cli_trace_capacity(c));
     if (!(rate > 0) || !isfinite(rate))

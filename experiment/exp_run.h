@@ -341,14 +341,19 @@ char *cli_put_double(char *p, double x);
 char *cli_put_int(char *p, int64_t v);
 
 /* A file written under a temporary name and renamed into place by
- * cli_atomic_commit(), so readers never see half of it. */
+ * cli_atomic_commit(), so readers never see half of it (exp_file of
+ * experiment.h: fsync'ed; a device, FIFO or "-" streamed to). */
+#include "experiment.h"
 struct cli_atomic {
     FILE *f;
     char path[4096];
     char tmp[4096];
+    struct exp_file x;
+    char err[EXP_PATH_MAX + 128];
 };
 int cli_atomic_open(struct cli_atomic *a, const char *dir, const char *name);
-/* Flushes, closes and renames; 0, or -1 with errno set. */
+/* Flushes, fsyncs, closes and renames; 0, or -1 with errno set and
+ * A->err holding "FILE: reason". */
 int cli_atomic_commit(struct cli_atomic *a);
 /* Closes and removes the temporary file. */
 void cli_atomic_abort(struct cli_atomic *a);

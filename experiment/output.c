@@ -209,45 +209,30 @@ int cli_mkdirs(const char *dir)
 int cli_atomic_open(struct cli_atomic *a, const char *dir, const char *name)
 {
     a->f = NULL;
+    a->err[0] = '\0';
     int n = snprintf(a->path, sizeof a->path, "%s/%s", dir, name);
-    int m = snprintf(a->tmp, sizeof a->tmp, "%s/.%s.tmp%ld", dir, name,
-                     (long)getpid());
-    if (n >= (int)sizeof a->path || m >= (int)sizeof a->tmp) {
+    if (n >= (int)sizeof a->path) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    a->f = fopen(a->tmp, "wb");
-    if (!a->f)
+    if (exp_file_open(&a->x, a->path, a->err, sizeof a->err) != 0) {
+        snprintf(a->tmp, sizeof a->tmp, "%s", a->path);
         return -1;
-    setvbuf(a->f, NULL, _IOFBF, 1 << 20);
+    }
+    snprintf(a->tmp, sizeof a->tmp, "%s", a->x.tmp[0] ? a->x.tmp : a->path);
+    a->f = a->x.f;
     return 0;
 }
 
 int cli_atomic_commit(struct cli_atomic *a)
 {
-    int bad = ferror(a->f);
-    if (fclose(a->f) != 0 || bad) {
-        a->f = NULL;
-        unlink(a->tmp);
-        if (!errno)
-            errno = EIO;
-        return -1;
-    }
     a->f = NULL;
-    if (rename(a->tmp, a->path) != 0) {
-        int e = errno;
-        unlink(a->tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
+    return exp_file_commit(&a->x, a->err, sizeof a->err);
 }
 
 void cli_atomic_abort(struct cli_atomic *a)
 {
-    if (a->f) {
-        fclose(a->f);
-        a->f = NULL;
-    }
-    unlink(a->tmp);
+    if (a->f)
+        exp_file_abort(&a->x);
+    a->f = NULL;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "experiment.h"
 #include "predictor_cmd.h"
 
 /* tbigru takes --arch; the others name their preset. */
@@ -98,9 +99,20 @@ int pmodel_save(const struct pmodel *m, const char *target, const char *path,
                  path);
         return -1;
     }
-    if (m->nn)
-        return pred_save(m->nn, path, err, errlen);
-    return pred_base_save(m->base, target, path, err, errlen);
+    /* Whole or not at all: the old model stays on any failure. */
+    struct exp_file x;
+    if (exp_file_open(&x, path, err, errlen) != 0)
+        return -1;
+    int rc = m->nn ? pred_write(m->nn, x.f, err, errlen)
+                   : pred_base_write(m->base, target, x.f, err, errlen);
+    if (rc != 0) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "%s: %s", path, why);
+        exp_file_abort(&x);
+        return -1;
+    }
+    return exp_file_commit(&x, err, errlen);
 }
 
 int pmodel_load(struct pmodel *m, const char *path, char **target, char *err,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,6 +62,7 @@ int cli_pool_spawn(struct cli_pool *p, const char *const *argv, size_t tag)
     if (!err)
         return -1;
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -68,6 +71,11 @@ int cli_pool_spawn(struct cli_pool *p, const char *const *argv, size_t tag)
         return -1;
     }
     if (pid == 0) {
+        /* A parent that dies (even by SIGKILL) takes its runs with it;
+         * each removes its temporary files on the SIGTERM. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(127);
         dup2(fileno(err), 2);
         execv("/proc/self/exe", (char *const *)argv);
         fprintf(stderr, "hetsim: error: cannot run /proc/self/exe: %s\n",

@@ -1,9 +1,9 @@
 /* results.c -- running the engine and writing what it found: summary.json,
  * jobs.csv, timeline.csv, perf.json, and the table on stdout.
  *
- * Every file is written under a temporary name first; only when all of them
- * are complete are they renamed into place, so a failed run leaves the
- * results folder as it was. */
+ * The files, charts and report form one result set (experiment.h): written
+ * whole into a temporary folder, then swapped with the results folder in
+ * one rename, so the folder holds the old set or the new one, never a mix. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +29,30 @@ struct timeline {
     const struct sim *s;
     struct cli_series *keep; /* also kept in memory for charts, or NULL */
     int oom;
+    /* Not a terminal: a line per 10% of the arrivals' span once the run has
+     * taken 2 s, so that a log shows slow is not hung. */
+    int log_lines;
+    double started, span, next_pct, next_line;
+    double quiet_s; /* 2, or HETSIM_PROGRESS_AFTER_S */
 };
+
+static void log_progress(struct timeline *tl, double time, int32_t queued)
+{
+    double wall = cli_clock();
+    double pct = tl->span > 0 ? 100 * time / tl->span : 100;
+    if (wall - tl->started < tl->quiet_s)
+        return;
+    if (pct < tl->next_pct && (pct < 100 || wall < tl->next_line))
+        return;
+    while (tl->next_pct <= pct)
+        tl->next_pct += 10;
+    tl->next_line = wall + 10; /* after the last arrival: every 10 s */
+    fprintf(stderr,
+            "hetsim: run: simulated %.0f s (%.0f%% of the arrivals' span), "
+            "%llu events, %d queued, %.0f s so far\n",
+            time, pct > 100 ? 100 : pct,
+            (unsigned long long)sim_events(tl->s), queued, wall - tl->started);
+}
 
 static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
@@ -52,6 +75,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
         fwrite(line, 1, (size_t)(p - line), tl->f);
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
         tl->oom = 1;
+    if (tl->log_lines && (++tl->calls & 4095) == 0)
+        log_progress(tl, time, queued);
     if (tl->progress && (++tl->calls & 4095) == 0 &&
         cli_clock() >= tl->next_report) {
         tl->next_report = cli_clock() + 0.5;
@@ -360,8 +385,17 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     struct sim *s = w->sim;
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
                           .progress = !cfg->quiet && isatty(2),
-                          .keep = keep};
-    if (tf) {
+                          .keep = keep,
+                          .log_lines = !cfg->quiet && !isatty(2),
+                          .started = cli_clock(),
+                          .next_pct = 10,
+                          .quiet_s = 2};
+    const char *after = getenv("HETSIM_PROGRESS_AFTER_S");
+    if (after && *after)
+        tl.quiet_s = strtod(after, NULL);
+    for (size_t j = 0; j < t->njobs; j++)
+        tl.span = fmax(tl.span, t->jobs[j].submit_time);
+    if (tf) { /* NULL: --outputs summary */
         fputs("time,queued,busy_gpus", tf);
         for (int32_t g = 0; g < c->ntypes; g++)
             fprintf(tf, ",busy_%s", c->types[g].name);
@@ -413,55 +447,33 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     return rc;
 }
 
-/* Removes DIR/NAME, left from an earlier run; 0, or -1 having said why. */
-static int unlink_stale(const char *dir, const char *name)
-{
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (n < 0 || (size_t)n >= sizeof path) {
-        cli_error("%s/%s: path too long", dir, name);
-        return -1;
-    }
-    if (unlink(path) != 0 && errno != ENOENT) {
-        cli_error("%s: cannot remove: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-int cli_simulate_and_write(const struct run_config *cfg,
-                           const struct pol_ops *ops, const struct trace *t,
-                           const struct workload *w, struct run_perf *perf)
+/* The run's files, written into the set's temporary folder DIR. */
+static int write_set(const struct run_config *cfg, const struct pol_ops *ops,
+                     const struct trace *t, const struct workload *w,
+                     struct run_perf *perf, struct sim_summary *m,
+                     struct cli_series *series)
 {
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
-    if (cli_mkdirs(cfg->out) != 0) {
-        cli_error("%s: cannot create folder: %s", cfg->out, strerror(errno));
-        return CLI_FAILURE;
-    }
     struct cli_atomic out[OUT_FILES] = {0};
-    struct cli_series series;
-    cli_series_init(&series, c->ntypes);
-    series.gantt = sim_njobs(s) <= CLI_GANTT_MAX_JOBS;
     int rc = CLI_OK, opened = 0;
     for (; opened < OUT_FILES; opened++) {
         if (cfg->summary_only &&
             (opened == OUT_TIMELINE || opened == OUT_JOBS))
             continue; /* --outputs summary */
         if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
-            cli_error("%s: %s", out[opened].tmp, strerror(errno));
+            cli_error("%s", out[opened].err);
             rc = CLI_FAILURE;
             goto done;
         }
     }
     rc = simulate(cfg, ops, t, w, out[OUT_TIMELINE].f,
-                  cfg->plots ? &series : NULL, perf);
+                  cfg->plots ? series : NULL, perf);
     if (rc)
         goto done;
-    struct sim_summary m;
     double t0 = cli_clock();
-    if (sim_summarize(s, &m) != 0 ||
-        cli_write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, &m)) != 0) {
+    if (sim_summarize(s, m) != 0 ||
+        cli_write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, m)) != 0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;
@@ -475,24 +487,55 @@ int cli_simulate_and_write(const struct run_config *cfg,
         goto done;
     }
     for (int i = 0; i < OUT_FILES; i++) {
-        if (!out[i].f) { /* not asked for: none from an earlier run stays */
-            if (unlink_stale(cfg->out, out_names[i]) != 0)
-                rc = CLI_FAILURE;
-        } else if (cli_atomic_commit(&out[i]) != 0) {
-            cli_error("%s: %s", out[i].path, strerror(errno));
+        if (!out[i].f) /* not asked for (--outputs summary) */
+            continue;
+        if (rc == CLI_OK && cli_atomic_commit(&out[i]) != 0) {
+            cli_error("%s", out[i].err);
             rc = CLI_FAILURE;
+        } else if (rc != CLI_OK) {
+            cli_atomic_abort(&out[i]);
         }
     }
     opened = 0;
-    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, t, &m, &series) != 0)
+    if (!rc && cfg->plots && cli_draw_charts(cfg, c, s, t, m, series) != 0)
         rc = CLI_FAILURE;
-    if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
+    if (!rc && cfg->report && cli_write_report(cfg, c, t, m) != 0)
         rc = CLI_FAILURE;
-    if (!rc && !cfg->quiet)
-        print_table(cfg, w, &m);
 done:
-    cli_series_free(&series);
     for (int i = 0; i < opened; i++)
         cli_atomic_abort(&out[i]);
     return rc;
+}
+
+int cli_simulate_and_write(const struct run_config *cfg,
+                           const struct pol_ops *ops, const struct trace *t,
+                           const struct workload *w, struct run_perf *perf)
+{
+    /* One set: the files, charts and report go into a temporary folder
+     * that replaces cfg->out whole (experiment.h, docs/guarantees.md). */
+    struct exp_set *set;
+    char err[EXP_PATH_MAX + 256];
+    if (exp_set_begin(&set, cfg->out, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    struct run_config in_set = *cfg;
+    in_set.out = exp_set_dir(set);
+    struct cli_series series;
+    cli_series_init(&series, w->cluster->ntypes);
+    series.gantt = sim_njobs(w->sim) <= CLI_GANTT_MAX_JOBS;
+    struct sim_summary m;
+    int rc = write_set(&in_set, ops, t, w, perf, &m, &series);
+    cli_series_free(&series);
+    if (rc != CLI_OK) {
+        exp_set_abort(set);
+        return rc;
+    }
+    if (exp_set_commit(set, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    if (!cfg->quiet)
+        print_table(cfg, w, &m);
+    return CLI_OK;
 }

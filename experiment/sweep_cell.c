@@ -80,11 +80,11 @@ void sweep_cell_dir(const char *out, const struct sweep_cell *c, char *buf,
 
 int sweep_cell_done(const char *out, const struct sweep_cell *c)
 {
+    /* Done only when the run's whole result set is there (its manifest
+     * and every file it names), not when summary.json alone is. */
     char path[4200];
-    struct stat st;
     sweep_cell_dir(out, c, path, sizeof path);
-    strncat(path, "/summary.json", sizeof path - strlen(path) - 1);
-    return stat(path, &st) == 0;
+    return exp_set_complete(path);
 }
 
 int sweep_cell_prepare(const struct sweep_spec *s, const char *out,

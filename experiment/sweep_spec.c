@@ -195,7 +195,8 @@ static int parse_generator(struct spec_ctx *x, const cJSON *obj, int *oom)
     }
     if (!loads)
         return spec_bad(x, obj, "generator: missing \"load\": [numbers]");
-    return parse_loads(x, loads, oom);
+    int rc = spec_check_generator(x, obj);
+    return rc ? rc : parse_loads(x, loads, oom);
 }
 
 static int is_cluster_name(const char *name)
@@ -266,8 +267,11 @@ static int parse_seeds(struct spec_ctx *x, const cJSON *item)
                    "non-empty array of whole numbers");
     for (const cJSON *c = item->child; c; c = c->next) {
         v = cJSON_IsNumber(c) ? c->valuedouble : -1;
-        if (v != floor(v) || v < 0 || v > 9007199254740992.0)
-            return spec_bad(x, c, "seeds: each seed must be a whole number >= 0");
+        /* Every random generator of hetsim takes 32-bit seeds: a larger
+         * one would silently equal another. */
+        if (v != floor(v) || v < 0 || v > 4294967295.0)
+            return spec_bad(x, c, "seeds: each seed must be a whole number "
+                                  "from 0 to 4294967295");
         if (s->nseeds == SWEEP_MAX_SEEDS)
             return spec_bad(x, c, "seeds: at most %d", SWEEP_MAX_SEEDS);
         for (size_t i = 0; i < s->nseeds; i++)

@@ -25,6 +25,9 @@ char *spec_dup(const char *text, int *oom);
  * shortest exact form; 0, or CLI_BAD_INPUT after a message naming WHERE. */
 int spec_option_text(const struct spec_ctx *x, const struct cJSON *item,
                      const char *where, char *buf, size_t cap);
+/* The "generator" object OBJ checked as `hetsim trace generate` checks its
+ * options (sweep_generator.c); 0, or CLI_BAD_INPUT after a message. */
+int spec_check_generator(const struct spec_ctx *x, const struct cJSON *obj);
 /* "policies": names or {name, options, placement, backfill, label}. */
 int spec_parse_policies(struct spec_ctx *x, const struct cJSON *arr,
                         int *oom);

@@ -1,6 +1,7 @@
 /* plugin_api.c -- the functions a policy plugin reads the engine and
  * decides through (struct hetsim_policy_api of hetsim/policy_abi.h), each a
  * thin wrapper over the view and decisions of sim.h and the placer. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,15 +19,47 @@ _Static_assert(HETSIM_JOB_SUBMITTED == JOB_SUBMITTED &&
                    HETSIM_JOB_FAILED == JOB_FAILED,
                "job states");
 
-/* A plugin's out-of-range number is a bug in it: stop, as SIM_ASSERT does. */
-#define NEED(cond)                                                         \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "%s:%d: policy plugin broke: %s\n", __FILE__,  \
-                    __LINE__, #cond);                                      \
-            abort();                                                       \
-        }                                                                  \
-    } while (0)
+/* A plugin's out-of-range number is a bug in it: the function answers a
+ * sentinel (policy_abi.h) and the run stops after the hook with this reason,
+ * under the plugin's name, instead of crashing or aborting hetsim. */
+static int misuse(const struct hetsim_sim *v, const char *fn, const char *what,
+                  long long value, long long count)
+{
+    char why[160];
+    snprintf(why, sizeof why,
+             "plugin called %s with %s %lld, out of range (0 to %lld)", fn,
+             what, value, count - 1);
+    sim_fail(v->sim, why);
+    return HETSIM_EINVAL;
+}
+
+/* Whether JOB is a job; else the misuse is recorded. */
+static int job_ok(const struct hetsim_sim *v, uint32_t job, const char *fn)
+{
+    size_t n = sim_njobs(v->sim);
+    if (job < n)
+        return 1;
+    misuse(v, fn, "job", (long long)job, (long long)n);
+    return 0;
+}
+
+static int type_ok(const struct hetsim_sim *v, int32_t type, const char *fn)
+{
+    int32_t n = sim_cluster(v->sim)->ntypes;
+    if (type >= 0 && type < n)
+        return 1;
+    misuse(v, fn, "GPU type", type, n);
+    return 0;
+}
+
+static int node_ok(const struct hetsim_sim *v, int32_t node, const char *fn)
+{
+    int32_t n = sim_cluster(v->sim)->nnodes;
+    if (node >= 0 && node < n)
+        return 1;
+    misuse(v, fn, "node", node, n);
+    return 0;
+}
 
 /* ---- The api: reading ---------------------------------------------------- */
 
@@ -49,6 +82,8 @@ static int32_t api_queue_head(const struct hetsim_sim *v)
 
 static int32_t api_queue_next(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "queue_next"))
+        return -1;
     return sim_queue_next(v->sim, job);
 }
 
@@ -59,21 +94,29 @@ static size_t api_queue_len(const struct hetsim_sim *v)
 
 static double api_submit_time(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_submit_time"))
+        return NAN;
     return sim_job(v->sim, job)->submit_time;
 }
 
 static int32_t api_num_gpus(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_num_gpus"))
+        return -1;
     return sim_job(v->sim, job)->num_gpus;
 }
 
 static int api_state(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_state"))
+        return -1;
     return sim_job(v->sim, job)->state;
 }
 
 static double api_est_remaining_s(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_est_remaining_s"))
+        return NAN;
     if (!(sim_job(v->sim, job)->est_work > 0))
         return -1;
     return pol_est_remaining_s(v->sim, job);
@@ -81,22 +124,31 @@ static double api_est_remaining_s(const struct hetsim_sim *v, uint32_t job)
 
 static double api_attained_s(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_attained_s"))
+        return NAN;
     return sim_attained_s(v->sim, job);
 }
 
 static uint32_t api_allowed_types(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_allowed_types"))
+        return 0;
     return sim_job(v->sim, job)->allowed;
 }
 
 static int32_t api_job_gpu_type(const struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "job_gpu_type"))
+        return -1;
     return sim_job(v->sim, job)->gpu_type;
 }
 
 static double api_runtime_on(const struct hetsim_sim *v, uint32_t job,
                              int32_t type, int spread)
 {
+    if (!job_ok(v, job, "job_runtime_on") ||
+        !type_ok(v, type, "job_runtime_on"))
+        return NAN;
     return sim_runtime_on(v->sim, job, type, spread);
 }
 
@@ -108,27 +160,29 @@ static int32_t api_num_gpu_types(const struct hetsim_sim *v)
 static const struct gpu_type *type_of(const struct hetsim_sim *v,
                                       int32_t type)
 {
-    NEED(type >= 0 && type < cl_of(v)->ntypes);
     return &cl_of(v)->types[type];
 }
 
 static const char *api_type_name(const struct hetsim_sim *v, int32_t type)
 {
-    return type_of(v, type)->name;
+    return type_ok(v, type, "gpu_type_name") ? type_of(v, type)->name : NULL;
 }
 
 static double api_type_speed(const struct hetsim_sim *v, int32_t type)
 {
-    return type_of(v, type)->speed;
+    return type_ok(v, type, "gpu_type_speed") ? type_of(v, type)->speed
+                                              : NAN;
 }
 
 static int32_t api_type_gpus(const struct hetsim_sim *v, int32_t type)
 {
-    return type_of(v, type)->gpus;
+    return type_ok(v, type, "gpu_type_gpus") ? type_of(v, type)->gpus : -1;
 }
 
 static int32_t api_free_gpus(const struct hetsim_sim *v, int32_t type)
 {
+    if (!type_ok(v, type, "free_gpus"))
+        return -1;
     return sim_free_gpus(v->sim, type);
 }
 
@@ -139,22 +193,24 @@ static int32_t api_num_nodes(const struct hetsim_sim *v)
 
 static const struct node *node_of(const struct hetsim_sim *v, int32_t node)
 {
-    NEED(node >= 0 && node < cl_of(v)->nnodes);
     return &cl_of(v)->nodes[node];
 }
 
 static int32_t api_node_type(const struct hetsim_sim *v, int32_t node)
 {
-    return node_of(v, node)->gpu_type;
+    return node_ok(v, node, "node_gpu_type") ? node_of(v, node)->gpu_type
+                                             : -1;
 }
 
 static int32_t api_node_gpus(const struct hetsim_sim *v, int32_t node)
 {
-    return node_of(v, node)->gpus;
+    return node_ok(v, node, "node_gpus") ? node_of(v, node)->gpus : -1;
 }
 
 static int32_t api_node_free(const struct hetsim_sim *v, int32_t node)
 {
+    if (!node_ok(v, node, "node_free"))
+        return -1;
     return sim_node_free(v->sim, node);
 }
 
@@ -180,7 +236,12 @@ static int api_place(struct hetsim_sim *v, uint32_t job,
                      struct hetsim_placement *out)
 {
     struct adapter *a = (struct adapter *)v; /* view is its first member */
-    NEED(job < sim_njobs(v->sim));
+    if (!out) {
+        sim_fail(v->sim, "plugin called place with a NULL placement");
+        return HETSIM_EINVAL;
+    }
+    if (!job_ok(v, job, "place"))
+        return HETSIM_EINVAL;
     struct sim_placement p;
     int rc = pol_place(v->placer, v->sim, job, &p);
     if (rc)
@@ -201,6 +262,15 @@ static int api_start(struct hetsim_sim *v, uint32_t job,
                      const struct hetsim_placement *p)
 {
     struct adapter *a = (struct adapter *)v;
+    if (!job_ok(v, job, "start"))
+        return HETSIM_EINVAL;
+    if (!p || (p->nseg > 0 && !p->seg)) {
+        sim_fail(v->sim, p ? "plugin called start with nseg > 0 and seg NULL"
+                           : "plugin called start with a NULL placement");
+        return HETSIM_EINVAL;
+    }
+    if (!type_ok(v, p->gpu_type, "start"))
+        return HETSIM_EINVAL;
     /* More segments than nodes names a node twice: sim_start says so from
      * the first nnodes + 1 of them. */
     int32_t nseg = p->nseg, most = cl_of(v)->nnodes + 1;
@@ -221,6 +291,8 @@ static int api_start(struct hetsim_sim *v, uint32_t job,
 
 static int api_preempt(struct hetsim_sim *v, uint32_t job)
 {
+    if (!job_ok(v, job, "preempt"))
+        return HETSIM_EINVAL;
     return sim_preempt(v->sim, job);
 }
 

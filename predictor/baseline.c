@@ -152,16 +152,9 @@ static void put_name(FILE *f, const char *key, const char *s)
     fprintf(f, "%s %zu %s\n", key, strlen(s), s);
 }
 
-int pred_base_save(const struct pred_base *b, const char *target,
-                   const char *path, char *err, size_t errlen)
+int pred_base_write(const struct pred_base *b, const char *target, FILE *f,
+                    char *err, size_t errlen)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        return -1;
-    }
     fprintf(f, "%s %d\nkind %s\nlog_target %d\nymean %.17g\nysd %.17g\n",
             BASE_MAGIC, BASE_VERSION, NAMES[b->kind], b->p.log_target, b->ymean,
             b->ysd);
@@ -189,6 +182,22 @@ int pred_base_save(const struct pred_base *b, const char *target,
             fwrite(buf, 1, len, f);
         }
     }
+    if (rc == 0 && ferror(f))
+        rc = -1, snprintf(err, errlen, "write error: %s", strerror(errno));
+    return rc;
+}
+
+int pred_base_save(const struct pred_base *b, const char *target,
+                   const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int rc = pred_base_write(b, target, f, err, errlen);
     if (fclose(f) != 0 && rc == 0)
         rc = -1, snprintf(err, errlen, "%s: write error", tmp);
     if (rc == 0 && rename(tmp, path) != 0)

@@ -234,6 +234,19 @@ static void put_model(struct buf *b, const struct pred_model *m)
         put_u64(b, fnv1a(b->p, b->n));
 }
 
+int pred_write(const struct pred_model *m, FILE *f, char *err, size_t errlen)
+{
+    struct buf b = {0};
+    put_model(&b, m);
+    int rc = 0;
+    if (b.bad)
+        rc = -1, snprintf(err, errlen, "out of memory");
+    else if (fwrite(b.p, 1, b.n, f) != b.n || ferror(f))
+        rc = -1, snprintf(err, errlen, "write error: %s", strerror(errno));
+    free(b.p);
+    return rc;
+}
+
 int pred_save(const struct pred_model *m, const char *path, char *err,
               size_t errlen)
 {

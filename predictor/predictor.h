@@ -210,6 +210,9 @@ int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
 /* Writes M to PATH (through PATH.tmp and a rename). Returns 0, or -1. */
 int pred_save(const struct pred_model *m, const char *path, char *err,
               size_t errlen);
+/* The same checkpoint written to F (the caller makes the file whole on
+ * disk); 0, or -1 with a message. */
+int pred_write(const struct pred_model *m, FILE *f, char *err, size_t errlen);
 
 /* Reads a checkpoint. NULL with a message in ERR when the file is
  * missing, not a checkpoint, of another version, truncated or corrupt. */
@@ -419,6 +422,9 @@ const struct pred_schema *pred_base_schema(const struct pred_base *b);
  * not such a file, of another version, or corrupt. */
 int pred_base_save(const struct pred_base *b, const char *target,
                    const char *path, char *err, size_t errlen);
+/* The same model file written to F; 0, or -1 with a message. */
+int pred_base_write(const struct pred_base *b, const char *target, FILE *f,
+                    char *err, size_t errlen);
 struct pred_base *pred_base_load(const char *path, char **target, char *err,
                                  size_t errlen);
 

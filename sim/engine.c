@@ -274,6 +274,28 @@ static void observe(struct sim *s, const struct sim_observer *obs)
         obs->change(obs->ctx, s->now, q, s->busy, s->busy_by_type);
 }
 
+/* The no-progress guard: a policy that keeps one instant going (wake_at
+ * now at every call, a job started and preempted forever) would hold the
+ * clock still for ever. More than SIM_MAX_PASSES_PER_INSTANT scheduling
+ * passes at one time stop the run with the reason. */
+#define SIM_MAX_PASSES_PER_INSTANT 100000
+static int check_progress(struct sim *s)
+{
+    if (!s->instant_changed)
+        return 0;
+    if (s->guard_passes == 0 || s->now != s->guard_time) {
+        s->guard_time = s->now;
+        s->guard_passes = 1;
+        return 0;
+    }
+    if (++s->guard_passes <= SIM_MAX_PASSES_PER_INSTANT)
+        return 0;
+    return refuse(s, "no progress: %d scheduling passes at t = %g s; the "
+                     "policy keeps this instant going (wake_at(now) at every "
+                     "call, or a job started and preempted in a cycle)",
+                  SIM_MAX_PASSES_PER_INSTANT, s->now);
+}
+
 /* Ends an instant: one scheduling pass, then the observer. */
 static int end_instant(struct sim *s, const struct sim_observer *obs)
 {
@@ -338,7 +360,9 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         }
         if (s->heap.len > 0 && s->heap.ev[0].time == s->now)
             continue;
-        rc = end_instant(s, obs);
+        rc = check_progress(s);
+        if (!rc)
+            rc = end_instant(s, obs);
         if (rc) {
             sim_error_set(err, name, 0, "policy %s: %s", name,
                           s->decision_error[0] ? s->decision_error

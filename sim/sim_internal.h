@@ -126,6 +126,10 @@ struct sim {
     double *est_runtime;      /* (est_rows * ntypes) overrides, or NULL */
     size_t est_rows;
     char decision_error[200];
+    /* The no-progress guard (engine.c, check_progress): the instant of the
+     * last scheduling pass and how many passes it has had. */
+    double guard_time;
+    uint64_t guard_passes;
     struct sim_frag *frag;    /* FGD fragmentation of whole GPUs, or NULL */
     double last_frag;         /* sim_frag_gpus when last observed */
 

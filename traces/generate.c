@@ -141,27 +141,56 @@ int trace_gen_parse_gpus(const char *text, struct trace_gen_gpus *g,
 
 /* ---- checks and means -------------------------------------------------- */
 
+/* Durations and times outside [1e-6 s, 1e15 s] are no workload (1e15 s is
+ * 30 million years; readers refuse larger ones too), and no draw repeats
+ * more than TRACE_GEN_MAX_TRIES times: generation always ends. */
+#define TRACE_GEN_MIN_S 1e-6
+#define TRACE_GEN_MAX_S 1e15
+#define TRACE_GEN_MIN_STATE_S 1e-3
+#define TRACE_GEN_MAX_TRIES 10000000L
+
 static int check_durations(const struct trace_gen_durations *d,
                            struct trace_error *err)
 {
     switch (d->kind) {
     case TRACE_GEN_EXP:
-        return d->a > 0 && isfinite(d->a) ? 0
-                                          : bad(err, "exp mean must be > 0");
+        if (!(d->a > 0 && isfinite(d->a)))
+            return bad(err, "exp mean must be > 0");
+        return d->a >= TRACE_GEN_MIN_S && d->a <= TRACE_GEN_MAX_S
+                   ? 0
+                   : bad(err, "exp:%g cannot give durations: the mean must "
+                              "be 1e-6 to 1e15 s",
+                         d->a);
     case TRACE_GEN_LOGNORMAL:
-        return isfinite(d->a) && d->b > 0 && isfinite(d->b)
-                   ? 0
-                   : bad(err, "lognormal wants a finite mu and sigma > 0");
+        if (!(isfinite(d->a) && d->b > 0 && isfinite(d->b)))
+            return bad(err, "lognormal wants a finite mu and sigma > 0");
+        /* Draws of exp(mu + sigma z) must land in (0, 1e15] s: with mu
+         * outside [ln 1e-6, ln 1e15] or sigma above 20 almost none do,
+         * and drawing would never end. */
+        if (d->a < log(TRACE_GEN_MIN_S) || d->a > log(TRACE_GEN_MAX_S) ||
+            d->b > 20)
+            return bad(err, "lognormal:%g,%g cannot give durations: its "
+                            "median e^mu must be 1e-6 to 1e15 s and sigma "
+                            "at most 20",
+                       d->a, d->b);
+        return 0;
     case TRACE_GEN_PARETO:
-        return d->a > 0 && d->b > 0 && isfinite(d->a) && isfinite(d->b)
-                   ? 0
-                   : bad(err, "pareto wants alpha > 0, xmin > 0");
+        if (!(d->a > 0 && d->b > 0 && isfinite(d->a) && isfinite(d->b)))
+            return bad(err, "pareto wants alpha > 0, xmin > 0");
+        /* The median xmin * 2^(1/alpha) must be a duration. */
+        if (d->b < TRACE_GEN_MIN_S ||
+            log(d->b) + log(2) / d->a > log(TRACE_GEN_MAX_S))
+            return bad(err, "pareto:%g,%g cannot give durations: its median "
+                            "xmin * 2^(1/alpha) must be 1e-6 to 1e15 s",
+                       d->a, d->b);
+        return 0;
     case TRACE_GEN_RESAMPLE:
         if (!d->samples || d->nsamples == 0)
             return bad(err, "resample has no durations to draw from");
         for (size_t i = 0; i < d->nsamples; i++)
-            if (!(d->samples[i] > 0) || !isfinite(d->samples[i]))
-                return bad(err, "resample durations must be > 0");
+            if (!(d->samples[i] > 0) || !(d->samples[i] <= TRACE_GEN_MAX_S))
+                return bad(err, "resample durations must be > 0 and at most "
+                                "1e15 s");
         return 0;
     }
     return bad(err, "unknown duration distribution");
@@ -180,6 +209,16 @@ int trace_gen_check(const struct trace_gen_spec *s, struct trace_error *err)
          !(m->high_mean_s > 0) || !isfinite(m->high_mean_s)))
         return bad(err, "MMPP wants a rate ratio >= 1, a burst fraction "
                         "in (0, 1) and a burst mean > 0");
+    /* Each state must last long enough for the clock to move: states of
+     * 1e-300 s would switch forever between two arrivals. */
+    if (s->arrivals == TRACE_GEN_MMPP &&
+        (m->high_mean_s < TRACE_GEN_MIN_STATE_S ||
+         m->high_mean_s * (1 - m->high_fraction) / m->high_fraction <
+             TRACE_GEN_MIN_STATE_S ||
+         m->high_mean_s > TRACE_GEN_MAX_S))
+        return bad(err, "MMPP states must last 0.001 to 1e15 s on average "
+                        "(burst mean %g s, burst fraction %g)",
+                   m->high_mean_s, m->high_fraction);
     if (s->gpus.n < 1 || s->gpus.n > TRACE_GEN_MAX_GPU_BINS)
         return bad(err, "no GPU counts to draw from");
     for (size_t i = 0; i < s->gpus.n; i++)
@@ -252,7 +291,7 @@ static double next_arrival(const struct trace_gen_spec *s, gsl_rng *r,
         a->now += gsl_ran_exponential(r, 1 / s->rate);
         return a->now;
     }
-    for (;;) {
+    for (long tries = 0; tries < TRACE_GEN_MAX_TRIES; tries++) {
         double gap = gsl_ran_exponential(r, 1 / a->rate_of[a->state]);
         if (gap < a->left) {
             a->now += gap;
@@ -263,13 +302,14 @@ static double next_arrival(const struct trace_gen_spec *s, gsl_rng *r,
         a->state ^= 1;
         a->left = gsl_ran_exponential(r, a->sojourn[a->state]);
     }
+    return NAN;
 }
 
 /* One duration, finite and > 0 (a draw of exactly 0, or a Pareto tail
  * beyond DBL_MAX, is drawn again). */
 static double draw_duration(const struct trace_gen_durations *d, gsl_rng *r)
 {
-    for (;;) {
+    for (long tries = 0; tries < TRACE_GEN_MAX_TRIES; tries++) {
         double x = 0;
         switch (d->kind) {
         case TRACE_GEN_EXP: x = gsl_ran_exponential(r, d->a); break;
@@ -279,9 +319,10 @@ static double draw_duration(const struct trace_gen_durations *d, gsl_rng *r)
             x = d->samples[gsl_rng_uniform_int(r, d->nsamples)];
             break;
         }
-        if (x > 0 && isfinite(x))
+        if (x > 0 && x <= TRACE_GEN_MAX_S)
             return x;
     }
+    return NAN; /* the checks above make this all but impossible */
 }
 
 /* Job types of the matrix that can run at each GPU count of the spec:
@@ -340,6 +381,8 @@ static int draw_job(const struct trace_gen_spec *s, gsl_rng *r,
     job->num_gpus = s->gpus.count[b];
     job->duration = draw_duration(&s->durations, r);
     job->line = i + 2 > UINT32_MAX ? UINT32_MAX : (uint32_t)(i + 2);
+    if (!(job->submit_time <= TRACE_GEN_MAX_S) || isnan(job->duration))
+        return TRACE_EPARSE; /* a draw that never came (bounded above) */
     if (s->matrix) {
         size_t k = b * jt->ntypes + gsl_rng_uniform_int(r, jt->n[b]);
         double steps = nearbyint(job->duration * jt->thr[k]);
@@ -366,8 +409,10 @@ static int generate(const struct trace_gen_spec *s, gsl_rng *r,
     size_t cap = 0;
     for (size_t i = 0; i < s->njobs; i++) {
         struct trace_job job;
-        if (draw_job(s, r, bins, &a, jt, t, i, &job) ||
-            trace_push_job(t, &cap, &job))
+        int rc = draw_job(s, r, bins, &a, jt, t, i, &job);
+        if (rc == TRACE_EPARSE)
+            return rc;
+        if (rc || trace_push_job(t, &cap, &job))
             return TRACE_ENOMEM;
     }
     return 0;
@@ -397,6 +442,11 @@ int trace_generate(const struct trace_gen_spec *s, struct trace **out,
     if (s->matrix && (rc = job_types_init(&jt, s, err)) != 0)
         goto done;
     rc = generate(s, r, bins, &jt, t);
+    if (rc == TRACE_EPARSE)
+        trace_error_set(err, "", 0, 0,
+                        "no usable draw in %ld tries (arrival times or "
+                        "durations beyond 1e15 s)",
+                        (long)TRACE_GEN_MAX_TRIES);
 done:
     if (rc == TRACE_ENOMEM)
         trace_error_set(err, "", 0, 0, "out of memory");

@@ -313,7 +313,7 @@ static int check_row(struct reader *r, const struct trace_csv_row *row,
         if (rc)
             return cell_error(r, row, k, rc, e);
     }
-    return 0;
+    return trace_check_times(job, r->path, row->line, e);
 }
 
 /* Appends a checked row to the jobs; its id joins the batch to be settled,

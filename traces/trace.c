@@ -280,11 +280,38 @@ int trace_build_check_id(const struct trace_build *b, const char *text,
     return TRACE_EPARSE;
 }
 
+int trace_check_times(const struct trace_job *job, const char *path,
+                      long line, struct trace_error *e)
+{
+    /* Past 1e15 s (30 million years) a time is no schedule: its sums
+     * overflow to inf and every figure of the run would be null. */
+    const struct {
+        const char *name;
+        double v;
+    } t[] = {{"submit_time", job->submit_time},
+             {"duration", job->duration},
+             {"est_duration", job->est_duration},
+             {"deadline", job->deadline}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        if (isnan(t[i].v) || fabs(t[i].v) <= TRACE_MAX_TIME_S)
+            continue;
+        trace_error_set(e, path, line, 0,
+                        "%s %g s is beyond 1e15 s (30 million years): not a "
+                        "time of a job",
+                        t[i].name, t[i].v);
+        return TRACE_EPARSE;
+    }
+    return 0;
+}
+
 int trace_build_push(struct trace_build *b, struct trace_job *job,
                      const char *text, size_t len, long line, int check_ids,
                      struct trace_error *e)
 {
     struct trace *t = b->trace;
+    int bad = trace_check_times(job, b->path, line, e);
+    if (bad)
+        return bad;
     job->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     if (trace_strpool_append(t->pool, text, len, &job->id) ||
         trace_push_job(t, &b->cap, job) ||

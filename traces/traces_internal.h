@@ -173,6 +173,11 @@ int trace_build_check_id(const struct trace_build *b, const char *text,
                          struct trace_error *e);
 
 /* Appends *job with id text[0..len) and LINE; 0 or TRACE_ENOMEM. */
+/* Times and durations beyond TRACE_MAX_TIME_S (or inf) refused with
+ * PATH:LINE; 0 or TRACE_EPARSE. */
+#define TRACE_MAX_TIME_S 1e15
+int trace_check_times(const struct trace_job *job, const char *path,
+                      long line, struct trace_error *e);
 int trace_build_push(struct trace_build *b, struct trace_job *job,
                      const char *text, size_t len, long line, int check_ids,
                      struct trace_error *e);

@@ -15,10 +15,17 @@
  *
  * Jobs are numbered 0 .. num_jobs-1, in trace order. GPU types are numbered
  * 0 .. num_gpu_types-1 in the cluster file's order, nodes 0 .. num_nodes-1.
- * Passing a job, type or node number out of range to a reading function is
- * a bug: hetsim aborts with the file and line. Decisions are checked: an
- * illegal one returns HETSIM_EDECISION, and a schedule hook that returns it
- * stops the run with the reason. */
+ * Passing a job, type or node number out of range (or a NULL pointer) is a
+ * bug in the plugin: hetsim neither crashes nor aborts. A reading function
+ * then returns a sentinel: -1 (int32_t and int results), NaN (double), 0
+ * (job_allowed_types) or NULL (gpu_type_name); a deciding function returns
+ * HETSIM_EINVAL. Either way the run stops after the hook returns, with an
+ * error naming the policy and the call. Decisions are checked: an illegal
+ * one returns HETSIM_EDECISION, and a schedule hook that returns it stops
+ * the run with the reason. A policy that makes no progress (more than
+ * 100000 scheduling passes at one simulated instant, e.g. wake_at(now) at
+ * every call, or starting and preempting a job forever) stops the run with
+ * an error too. */
 #ifndef HETSIM_POLICY_ABI_H
 #define HETSIM_POLICY_ABI_H
 
