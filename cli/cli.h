@@ -133,7 +133,8 @@ int cli_read_trace(const char *path, enum trace_format f,
 int cli_alibaba_cluster(const char *spec, struct cluster **out);
 int cli_load_throughputs(const char *path, struct trace_throughputs **out);
 
-/* How to read a trace: -f/--format, -B/--on-bad-row, -G/--procs-per-gpu.
+/* How to read a trace: -f/--format, -B/--on-bad-row, -G/--procs-per-gpu,
+ * -X/--strict.
  * Sets *F or *O from option OPT's ARG; 0, or CLI_USAGE after saying why. */
 int cli_trace_option(const char *cmd, int opt, const char *arg,
                      enum trace_format *f, struct trace_options *o);
@@ -141,7 +142,8 @@ int cli_trace_option(const char *cmd, int opt, const char *arg,
 #define CLI_TRACE_LONG_OPTIONS                                               \
     {"format", required_argument, NULL, 'f'},                                \
     {"on-bad-row", required_argument, NULL, 'B'},                            \
-    {"procs-per-gpu", required_argument, NULL, 'G'}
+    {"procs-per-gpu", required_argument, NULL, 'G'},                         \
+    {"strict", no_argument, NULL, 'X'}
 #define CLI_TRACE_OPTIONS_HELP                                               \
     "  -f, --format NAME     native, gavel, philly, alibaba2023, swf, "     \
     "tiresias\n"                                                             \
@@ -151,7 +153,8 @@ int cli_trace_option(const char *cmd, int opt, const char *arg,
     "exit 3)\n"                                                              \
     "                        or skip (count bad rows, warn, go on)\n"       \
     "      --procs-per-gpu N SWF traces: processors that make one GPU "     \
-    "(default 1)\n"
+    "(default 1)\n"                                                          \
+    "      --strict          an unknown column is an error (exit 3)\n"
 
 /* Bit mask of the GPU types of C in the '|'-separated list TYPES (0 for
  * ""), or -1 after a message naming SRC:LINE and the unknown type. */

@@ -136,6 +136,7 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
                                        optarg);
             break;
         case 'f':
+        case 'X':
         case 'B':
         case 'G':
             if ((rc = cli_trace_option(PACK_CMD, opt, optarg, &o->format,

@@ -165,6 +165,14 @@ int cli_read_trace(const char *path, enum trace_format f,
     struct trace_error err = {0};
     int rc = trace_read(path, f, opt, out, &err);
     if (rc == 0) {
+        for (size_t i = 0; i < (*out)->nwarnings && i < TRACE_MAX_WARNINGS;
+             i++) {
+            const struct trace_error *w = &(*out)->warnings[i];
+            char text[512];
+            snprintf(text, sizeof text, "%s:%ld:%ld: %s", w->source, w->line,
+                     w->column, w->text);
+            cli_warn("%s", text);
+        }
         if ((*out)->rows_skipped > 0)
             cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s",
                      path, (*out)->rows_skipped, err.line, err.text);
@@ -355,6 +363,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"throughputs", required_argument, NULL, 'T'},
         {"on-bad-row", required_argument, NULL, 'B'},
         {"procs-per-gpu", required_argument, NULL, 'G'},
+        {"strict", no_argument, NULL, 'X'},
         {"policy-opt", required_argument, NULL, 'O'},
         {"placement", required_argument, NULL, 'L'},
         {"backfill", required_argument, NULL, 'F'},
@@ -397,6 +406,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
                 return CLI_USAGE;
             break;
         case 'f':
+        case 'X':
         case 'B':
         case 'G':
             if (cli_trace_option("hetsim run", opt, optarg, &cfg->format,

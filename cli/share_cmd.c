@@ -142,6 +142,7 @@ static int parse_args(int argc, char **argv, struct share_options *o)
                                        optarg);
             break;
         case 'f':
+        case 'X':
         case 'B':
         case 'G':
             rc = cli_trace_option(SHARE_CMD, opt, optarg, &o->format,

@@ -335,6 +335,7 @@ static int convert_option(struct convert_args *a, int opt, char **argv)
     case 'T': a->in.throughputs = optarg; return 0;
     case 'q': a->quiet = 1; return 0;
     case 'f':
+    case 'X':
     case 'B':
     case 'G':
         return cli_trace_option(CONVERT_CMD, opt, optarg, &a->in.format,

@@ -202,6 +202,7 @@ static int gen_option(struct gen_args *a, int opt, char **argv)
         return number_arg("--rate", optarg, &a->spec.rate);
     case 'l': a->have_load = 1; return number_arg("--load", optarg, &a->load);
     case 'f':
+    case 'X':
     case 'B':
     case 'G':
         return cli_trace_option(GEN_CMD, opt, optarg, &a->format, &a->opt);
