@@ -308,7 +308,7 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
                 return rc;
             break;
         case 'h': check_usage(); return -1;
-        default: return cli_option_error(CHECK_CMD, opt, argv);
+        default: return cli_option_error_in(CHECK_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

@@ -47,6 +47,17 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* The usage error for getopt_long's answer OPT about argv[optind - 1]:
  * ':' a value is missing, anything else an unknown option. CLI_USAGE. */
 int cli_option_error(const char *cmd, int opt, char **argv);
+struct option;
+/* As cli_option_error, and for an unknown long option the nearest one of
+ * TABLE (getopt_long's, ended by a NULL name) as "did you mean" (suggest.c). */
+int cli_option_error_in(const char *cmd, int opt, char **argv,
+                        const struct option *table);
+/* " (did you mean 'NAME'?)" into BUF for the one of NAMES[0..N) nearest to
+ * WORD, or "" when none is near (trace_nearest_name). */
+void cli_did_you_mean(char *buf, size_t cap, const char *word,
+                      const char *const *names, size_t n);
+/* cli_did_you_mean over the built-in policies. */
+void cli_policy_hint(char *buf, size_t cap, const char *name);
 /* `hetsim: error: SOURCE:LINE:COLUMN: text` from an error record. */
 void cli_error_at(const char *source, long line, long column,
                   const char *text);
@@ -212,6 +223,16 @@ int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q);
 void cli_mape_r2(const double *truth, const double *est, size_t n,
                  double *mape, double *r2);
 void cli_workload_free(struct workload *w);
+
+/* What the jobs of a workload can use of its cluster (usability.c). */
+struct cli_usability {
+    size_t jobs, jobs_nowhere; /* jobs no GPU type can run */
+    size_t gpus_unusable;      /* GPUs of types no job can run on */
+};
+/* Fills *U for the jobs added to S on C and warns, naming TRACE, about
+ * unusable GPU types and jobs that can run nowhere. */
+void cli_report_usability(const struct sim *s, const struct cluster *c,
+                          const char *trace, struct cli_usability *u);
 /* Runs S under OPS and writes every result file of CFG->out. */
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,

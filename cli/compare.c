@@ -90,8 +90,10 @@ static int add_policies(struct cmp_options *o, const char *arg)
                 snprintf(names + len, sizeof names - len, "%s%s",
                          i ? ", " : "", pol_at(i)->name);
             }
-            return cli_usage_error(CMP_CMD, "unknown policy '%s' (choose "
-                                   "from: %s)", p, names);
+            char hint[128];
+            cli_policy_hint(hint, sizeof hint, p);
+            return cli_usage_error(CMP_CMD, "unknown policy '%s'%s (choose "
+                                   "from: %s)", p, hint, names);
         }
         for (size_t i = 0; i < o->npolicies; i++)
             if (strcmp(o->label[i], label) == 0)
@@ -165,7 +167,7 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
                 return CLI_USAGE;
             break;
         case 'h': compare_usage(); return -1;
-        default: return cli_option_error(CMP_CMD, opt, argv);
+        default: return cli_option_error_in(CMP_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

@@ -105,12 +105,8 @@ static int parse_synth_args(int argc, char **argv, struct synth_args *a)
                                                   "number from 0 to 2");
             break;
         case 'h': synth_usage(); return -1;
-        case ':':
-            return cli_usage_error(SYNTH_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
         default:
-            return cli_usage_error(SYNTH_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_option_error_in(SYNTH_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)
@@ -198,12 +194,8 @@ static int gavel(int argc, char **argv)
         case 'T': tp = optarg; break;
         case 'o': out = optarg; break;
         case 'h': gavel_usage(); return CLI_OK;
-        case ':':
-            return cli_usage_error(GAVEL_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
         default:
-            return cli_usage_error(GAVEL_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_option_error_in(GAVEL_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

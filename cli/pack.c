@@ -143,7 +143,7 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
                                        &o->trace_opt)))
                 return rc;
             break;
-        default: return cli_usage_error(PACK_CMD, "bad option");
+        default: return cli_option_error_in(PACK_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

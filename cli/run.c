@@ -143,8 +143,14 @@ int cli_load_cluster(const char *arg, struct cluster **out)
             snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                      cluster_preset_name(i));
         }
-        cli_error("%s: no such cluster file or built-in cluster (built-in: "
-                  "%s)", arg, names);
+        const char *list[64];
+        size_t n = 0;
+        for (; n < 64 && cluster_preset_name(n); n++)
+            list[n] = cluster_preset_name(n);
+        char hint[128];
+        cli_did_you_mean(hint, sizeof hint, arg, list, n);
+        cli_error("%s: no such cluster file or built-in cluster%s (built-in: "
+                  "%s)", arg, hint, names);
         return CLI_BAD_INPUT;
     }
     struct sim_error err = {0};
@@ -420,12 +426,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
                                        "--seed wants a whole number >= 0, "
                                        "got '%s'", optarg);
             break;
-        case ':':
-            return cli_usage_error("hetsim run", "option '%s' needs a value",
-                                   argv[optind - 1]);
         default:
-            return cli_usage_error("hetsim run", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_option_error_in("hetsim run", opt, argv, long_options);
         }
     }
     if (optind < argc)
@@ -467,9 +469,11 @@ int cli_run(int argc, char **argv)
             snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                      pol_at(i)->name);
         }
+        char hint[128];
+        cli_policy_hint(hint, sizeof hint, cfg.policy);
         return cli_usage_error("hetsim run",
-                               "unknown policy '%s' (choose from: %s)",
-                               cfg.policy, names);
+                               "unknown policy '%s'%s (choose from: %s)",
+                               cfg.policy, hint, names);
     }
     struct cluster *c = NULL;
     struct trace *t = NULL;
@@ -498,6 +502,10 @@ int cli_run(int argc, char **argv)
     }
     if (!rc)
         rc = cli_workload_build(&w, t, cfg.trace);
+    if (!rc) {
+        struct cli_usability u;
+        cli_report_usability(s, c, cfg.trace, &u);
+    }
     if (!rc)
         rc = cli_workload_estimator(&w, &cfg, t);
     if (!rc)

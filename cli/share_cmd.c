@@ -148,7 +148,7 @@ static int parse_args(int argc, char **argv, struct share_options *o)
             rc = cli_trace_option(SHARE_CMD, opt, optarg, &o->format,
                                   &o->trace_opt);
             break;
-        default: return cli_usage_error(SHARE_CMD, "bad option");
+        default: return cli_option_error_in(SHARE_CMD, opt, argv, long_options);
         }
     }
     return rc ? rc : check_args(argc, argv, o);

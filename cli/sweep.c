@@ -82,7 +82,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
                 return CLI_USAGE;
             break;
         case 'h': sweep_usage(); return -1;
-        default: return cli_option_error(SWEEP_CMD, opt, argv);
+        default: return cli_option_error_in(SWEEP_CMD, opt, argv, long_options);
         }
     }
     if (optind == argc)

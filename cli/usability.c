@@ -1,0 +1,56 @@
+/* usability.c -- before a run: GPU types of the cluster that no job of the
+ * trace can use, and jobs that no GPU type can run (README's "no silent
+ * misread": both change results without an error). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Whether job I of S can run on type G of C: allowed there, its class has a
+ * run time there (one node or spread), and the type has GPUs enough. */
+static int runs_on(const struct sim *s, const struct cluster *c, uint32_t i,
+                   int32_t g)
+{
+    const struct sim_job *j = sim_job(s, i);
+    if (j->allowed && !(j->allowed & (1u << g)))
+        return 0;
+    const struct gpu_type *ty = &c->types[g];
+    if (j->num_gpus <= ty->max_per_node && sim_runtime_on(s, i, g, 0) > 0)
+        return 1;
+    return j->num_gpus <= ty->gpus && j->num_gpus > 1 &&
+           sim_runtime_on(s, i, g, 1) > 0;
+}
+
+void cli_report_usability(const struct sim *s, const struct cluster *c,
+                          const char *trace, struct cli_usability *u)
+{
+    uint32_t used = 0;
+    memset(u, 0, sizeof *u);
+    u->jobs = sim_njobs(s);
+    for (uint32_t i = 0; i < u->jobs; i++) {
+        uint32_t here = 0;
+        for (int32_t g = 0; g < c->ntypes; g++)
+            if (runs_on(s, c, i, g))
+                here |= 1u << g;
+        used |= here;
+        u->jobs_nowhere += here == 0;
+    }
+    char names[256] = "";
+    for (int32_t g = 0; g < c->ntypes; g++) {
+        if (used & (1u << g) || c->types[g].gpus == 0)
+            continue;
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                 c->types[g].name);
+        u->gpus_unusable += (size_t)c->types[g].gpus;
+    }
+    if (u->gpus_unusable)
+        cli_warn("%zu of %d GPUs of cluster %s (%s) can run no job of %s: "
+                 "no job may use them, or their run time is unknown for "
+                 "every job type (a throughput matrix without them?)",
+                 u->gpus_unusable, c->total_gpus, c->name, names, trace);
+    if (u->jobs_nowhere)
+        cli_warn("%zu of %zu jobs of %s can run on no GPU type of cluster "
+                 "%s; they will be unschedulable (jobs.csv, column reason)",
+                 u->jobs_nowhere, u->jobs, trace, c->name);
+}
