@@ -96,6 +96,7 @@ struct run_config {
     struct trace_options trace_opt;
     uint64_t seed;
     int quiet;
+    int dry_run; /* check every input and the policy's needs; write nothing */
     int plots; /* draw the charts of the run into out */
     int report; /* also write out/report.html (implies plots) */
     int argc;   /* the command line of this run, for the report */
@@ -233,6 +234,11 @@ struct cli_usability {
  * unusable GPU types and jobs that can run nowhere. */
 void cli_report_usability(const struct sim *s, const struct cluster *c,
                           const char *trace, struct cli_usability *u);
+/* Why job I of S did not complete, for jobs.csv's reason column: "" for a
+ * job that did not fail; else a text without commas, in BUF (CAP bytes) or
+ * static. */
+const char *cli_job_reason(const struct sim *s, const struct cluster *c,
+                           uint32_t i, char *buf, size_t cap);
 /* Runs S under OPS and writes every result file of CFG->out. */
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,

@@ -80,7 +80,7 @@ static char *put_str(char *p, const char *s)
 /* One row of jobs.csv into LINE (the job id is at most ID_MAX bytes). */
 #define ID_MAX 1024
 static size_t job_row(char *line, const struct sim_job *j, const char *id,
-                      const struct cluster *c)
+                      const struct cluster *c, const char *reason)
 {
     char *p = line;
     size_t n = strlen(id);
@@ -105,6 +105,8 @@ static size_t job_row(char *line, const struct sim_job *j, const char *id,
     p = cli_put_int(p, j->preemptions);
     *p++ = ',';
     p = put_str(p, status_name(j));
+    *p++ = ',';
+    p = put_str(p, reason);
     *p++ = '\n';
     return (size_t)(p - line);
 }
@@ -113,12 +115,13 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
                        const struct cluster *c)
 {
     fputs("job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
-          "gpu_type,preemptions,status\n", f);
-    char line[ID_MAX + 512];
+          "gpu_type,preemptions,status,reason\n", f);
+    char line[ID_MAX + 512], why[160];
     for (size_t i = 0; i < sim_njobs(s); i++) {
         const struct sim_job *j = sim_job(s, (uint32_t)i);
         const char *id = trace_str(t, t->jobs[j->trace_index].id);
-        fwrite(line, 1, job_row(line, j, id, c), f);
+        const char *reason = cli_job_reason(s, c, (uint32_t)i, why, sizeof why);
+        fwrite(line, 1, job_row(line, j, id, c, reason), f);
     }
 }
 
@@ -369,7 +372,9 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     pc.groups = groups;
     struct sim_policy hooks;
     int rc = bind_policy(cfg, ops, w, &pc, &hooks);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && cfg->dry_run)
+        pol_unbind(ops, &hooks);
+    else if (rc == CLI_OK) {
         struct sim_observer obs = {&tl, timeline_change};
         if (keep && keep->gantt)
             sim_on_run_end(s, cli_series_ran, keep);
@@ -403,6 +408,16 @@ int cli_simulate_and_write(const struct run_config *cfg,
 {
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
+    if (cfg->dry_run) { /* as far as the policy's binding; nothing written */
+        FILE *nowhere = tmpfile();
+        if (!nowhere) {
+            cli_error("tmpfile: %s", strerror(errno));
+            return CLI_FAILURE;
+        }
+        int rc = simulate(cfg, ops, t, w, nowhere, NULL, perf);
+        fclose(nowhere);
+        return rc;
+    }
     if (cli_mkdirs(cfg->out) != 0) {
         cli_error("%s: cannot create folder: %s", cfg->out, strerror(errno));
         return CLI_FAILURE;

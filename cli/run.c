@@ -69,6 +69,8 @@ static void run_usage(void)
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
+        "      --dry-run         check the inputs and the policy's needs, "
+        "write nothing\n"
         "      --plots           also draw charts with gnuplot: JCT CDF, "
         "queue length,\n"
         "                        busy GPUs per type over time, utilization, "
@@ -83,12 +85,15 @@ static void run_usage(void)
         "command\n"
         "                        that reproduces the run (implies --plots)\n"
         "  -q, --quiet           print nothing on success\n"
-        "  -h, --help            show this help\n\n"
+        "  -h, --help            show this help\n\n");
+    printf(
         "Writes, each complete or not at all:\n"
         "  DIR/summary.json   simulated figures: JCT, makespan, "
         "utilization, ...\n"
         "  DIR/jobs.csv       one row per job: submit, start, finish, JCT, "
-        "wait, GPUs\n"
+        "wait, GPUs,\n"
+        "                     status, and the reason of a job that did not "
+        "complete\n"
         "  DIR/timeline.csv   queued jobs, busy GPUs (total, per type) "
         "and fragmented\n"
         "                     GPUs (FGD) at each change\n"
@@ -377,6 +382,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"restart-overhead", required_argument, NULL, 'R'},
         {"round-s", required_argument, NULL, 'W'},
         {"oom-detect-s", required_argument, NULL, 'M'},
+        {"dry-run", no_argument, NULL, 'D'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -398,6 +404,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'p': cfg->policy = optarg; break;
         case 'o': cfg->out = optarg; break;
         case 'q': cfg->quiet = 1; break;
+        case 'D': cfg->dry_run = 1; break;
         case 'P': cfg->plots = 1; break;
         case 'H': cfg->report = cfg->plots = 1; break;
         case 'T': cfg->throughputs = optarg; break;

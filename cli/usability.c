@@ -6,19 +6,39 @@
 
 #include "cli.h"
 
-/* Whether job I of S can run on type G of C: allowed there, its class has a
- * run time there (one node or spread), and the type has GPUs enough. */
+/* Whether job I of S can run on type G of C: the engine's own test
+ * (sim_job_fits_somewhere): allowed there (by the trace and by its class
+ * having a run time there) and the type has GPUs enough. */
 static int runs_on(const struct sim *s, const struct cluster *c, uint32_t i,
                    int32_t g)
 {
     const struct sim_job *j = sim_job(s, i);
-    if (j->allowed && !(j->allowed & (1u << g)))
-        return 0;
-    const struct gpu_type *ty = &c->types[g];
-    if (j->num_gpus <= ty->max_per_node && sim_runtime_on(s, i, g, 0) > 0)
-        return 1;
-    return j->num_gpus <= ty->gpus && j->num_gpus > 1 &&
-           sim_runtime_on(s, i, g, 1) > 0;
+    return (j->allowed & (1u << g)) && j->num_gpus <= c->types[g].gpus;
+}
+
+const char *cli_job_reason(const struct sim *s, const struct cluster *c,
+                           uint32_t i, char *buf, size_t cap)
+{
+    const struct sim_job *j = sim_job(s, i);
+    if (j->state != JOB_FAILED)
+        return "";
+    if (j->failure != JOB_FAIL_UNSCHEDULABLE)
+        return "failed";
+    if (j->ooms > 0)
+        snprintf(buf, cap, "out of GPU memory on every GPU type it may use "
+                 "(%d runs)", j->ooms);
+    else if (!j->allowed)
+        snprintf(buf, cap, "no GPU type it may use (gpu_type column) has a "
+                 "run time for its job type");
+    else {
+        int32_t most = 0;
+        for (int32_t g = 0; g < c->ntypes; g++)
+            if (j->allowed & (1u << g) && c->types[g].gpus > most)
+                most = c->types[g].gpus;
+        snprintf(buf, cap, "needs %d GPUs; the GPU types it may use have at "
+                 "most %d", j->num_gpus, most);
+    }
+    return buf;
 }
 
 void cli_report_usability(const struct sim *s, const struct cluster *c,
@@ -45,9 +65,10 @@ void cli_report_usability(const struct sim *s, const struct cluster *c,
         u->gpus_unusable += (size_t)c->types[g].gpus;
     }
     if (u->gpus_unusable)
-        cli_warn("%zu of %d GPUs of cluster %s (%s) can run no job of %s: "
-                 "no job may use them, or their run time is unknown for "
-                 "every job type (a throughput matrix without them?)",
+        cli_warn("%zu of %d GPUs of cluster %s (%s) can run no job of %s "
+                 "(the jobs' gpu_type or GPU counts rule them out, or their "
+                 "job types have no run time there: a throughput matrix "
+                 "without them?)",
                  u->gpus_unusable, c->total_gpus, c->name, names, trace);
     if (u->jobs_nowhere)
         cli_warn("%zu of %zu jobs of %s can run on no GPU type of cluster "

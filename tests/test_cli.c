@@ -132,7 +132,7 @@ Test(cli, run_writes_the_four_result_files_with_hand_computed_figures)
     snprintf(path, sizeof path, "%s/r/jobs.csv", tmpdir);
     read_file(path, text, sizeof text);
     cr_assert(strstr(text, "job_id,submit_time,start_time,finish_time,jct,"
-                           "wait,num_gpus,gpu_type,preemptions,status\n"));
+                           "wait,num_gpus,gpu_type,preemptions,status,reason\n"));
     cr_assert(strstr(text, "\nj2,10,10,130,120,0,4,K80,0,completed\n"), "%s",
               text);
     cr_assert(strstr(text, "\nj3,20,50,60,40,30,1,V100,0,completed\n"));
