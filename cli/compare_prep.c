@@ -106,7 +106,8 @@ static int remove_run(const char *path)
     closedir(d);
     if (rc || rmdir(path) != 0) {
         cli_warn("%s: left in place: it holds more than an earlier run's "
-                 "files", path);
+                 "files",
+                 path);
         return -1;
     }
     return 0;

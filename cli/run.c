@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "policy.h"
@@ -170,11 +171,61 @@ int cli_load_cluster(const char *arg, struct cluster **out)
     return CLI_BAD_INPUT;
 }
 
+/* Standard input copied into a new temporary file, whose name goes into
+ * TMP (its size): the readers read a file by name, twice when they detect
+ * the format. 0, or CLI_FAILURE after a message. */
+static int spool_stdin(char *tmp, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(tmp, cap, "%s/hetsim-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    char buf[65536];
+    size_t n;
+    int bad = !f;
+    while (f && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        bad |= fwrite(buf, 1, n, f) != n;
+    bad |= ferror(stdin);
+    if (f)
+        bad |= fclose(f) != 0;
+    else if (fd >= 0)
+        close(fd);
+    if (bad) {
+        cli_error("-: cannot copy standard input to %s: %s", tmp,
+                  strerror(errno));
+        if (fd >= 0)
+            unlink(tmp);
+        return CLI_FAILURE;
+    }
+    return 0;
+}
+
+/* Names of TMP in the messages of T's reading become "-" (stdin). */
+static void name_stdin(struct trace_error *e, const char *tmp)
+{
+    if (strcmp(e->source, tmp) == 0)
+        snprintf(e->source, sizeof e->source, "-");
+}
+
 int cli_read_trace(const char *path, enum trace_format f,
                    const struct trace_options *opt, struct trace **out)
 {
     struct trace_error err = {0};
+    char tmp[4096] = "";
+    if (strcmp(path, "-") == 0) { /* --trace -: standard input */
+        if (spool_stdin(tmp, sizeof tmp) != 0)
+            return CLI_FAILURE;
+        path = tmp;
+    }
     int rc = trace_read(path, f, opt, out, &err);
+    if (tmp[0]) {
+        unlink(tmp);
+        name_stdin(&err, tmp);
+        for (size_t i = 0; !rc && i < (*out)->nwarnings &&
+                           i < TRACE_MAX_WARNINGS; i++)
+            name_stdin(&(*out)->warnings[i], tmp);
+        path = "-";
+    }
     if (rc == 0) {
         for (size_t i = 0; i < (*out)->nwarnings && i < TRACE_MAX_WARNINGS;
              i++) {

@@ -32,8 +32,10 @@ int cli_option_error_in(const char *cmd, int opt, char **argv,
     size_t len = strcspn(arg + 2, "=");
     const char *near = trace_nearest_name(arg + 2, len, names, n);
     if (near)
-        return cli_usage_error(cmd, "unknown option '%.*s' (did you mean "
-                               "'--%s'?)", (int)(len + 2), arg, near);
+        return cli_usage_error(cmd,
+                               "unknown option '%.*s' (did you mean "
+                               "'--%s'?)",
+                               (int)(len + 2), arg, near);
     return cli_usage_error(cmd, "unknown option '%.*s'", (int)(len + 2), arg);
 }
 

@@ -326,6 +326,20 @@ static int choose_worker(struct gen_args *a, const struct trace_throughputs *m,
     const char *want = a->worker ? a->worker : "v100";
     if (!w)
         w = find_worker(m, want);
+    if (w && !a->worker && c &&
+        strcasecmp(w, c->types[c->reference].name) != 0)
+        /* never a silent fallback: say what the durations now mean */
+        cli_warn("%s has no worker type '%s' (the reference GPU type of "
+                 "cluster %s); durations are run times on '%s' instead; pick "
+                 "one with --worker", a->matrix_path,
+                 c->types[c->reference].name, c->name, w);
+    else if (w && !a->quiet)
+        fprintf(stderr, "hetsim trace generate: job types from %s; "
+                "durations are run times on its worker type '%s' (%s)\n",
+                a->matrix_path, w,
+                a->worker ? "--worker"
+                : c       ? "the reference GPU type of --cluster"
+                          : "the default; --worker or --cluster to change");
     if (w) {
         a->spec.worker = w;
         return CLI_OK;

@@ -25,18 +25,23 @@ const char *cli_job_reason(const struct sim *s, const struct cluster *c,
     if (j->failure != JOB_FAIL_UNSCHEDULABLE)
         return "failed";
     if (j->ooms > 0)
-        snprintf(buf, cap, "out of GPU memory on every GPU type it may use "
-                 "(%d runs)", j->ooms);
+        snprintf(buf, cap,
+                 "out of GPU memory on every GPU type it may use "
+                 "(%d runs)",
+                 j->ooms);
     else if (!j->allowed)
-        snprintf(buf, cap, "no GPU type it may use (gpu_type column) has a "
+        snprintf(buf, cap,
+                 "no GPU type it may use (gpu_type column) has a "
                  "run time for its job type");
     else {
         int32_t most = 0;
         for (int32_t g = 0; g < c->ntypes; g++)
             if (j->allowed & (1u << g) && c->types[g].gpus > most)
                 most = c->types[g].gpus;
-        snprintf(buf, cap, "needs %d GPUs; the GPU types it may use have at "
-                 "most %d", j->num_gpus, most);
+        snprintf(buf, cap,
+                 "needs %d GPUs; the GPU types it may use have at "
+                 "most %d",
+                 j->num_gpus, most);
     }
     return buf;
 }

@@ -336,7 +336,8 @@ Test(sweep, a_bad_spec_is_named_by_file_and_line)
                     "bad.json:3: \"clusters\": each entry must be");
     expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"],\n \"clusters\": [\"gavel-108\"]"
                     ",\n \"policies\": [\"fifo\"], \"seeds\": 1,,}\n",
-                    "bad.json:3: invalid JSON");
+                    /* the second comma of ",,}" is the 35th character */
+                    "bad.json:3:35: invalid JSON: trailing comma before '}'");
     expect_bad_spec("{\"generator\": {\"load\": [0.5, -1]},\n"
                     " \"clusters\": [\"gavel-108\"], \"policies\": [\"fifo\"],"
                     " \"seeds\": 1}\n",
