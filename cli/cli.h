@@ -97,6 +97,7 @@ struct run_config {
     uint64_t seed;
     int quiet;
     int dry_run; /* check every input and the policy's needs; write nothing */
+    int json;    /* print summary.json on stdout instead of the table */
     int plots; /* draw the charts of the run into out */
     int report; /* also write out/report.html (implies plots) */
     int argc;   /* the command line of this run, for the report */

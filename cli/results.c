@@ -24,6 +24,7 @@ struct timeline {
     FILE *f;
     int32_t ntypes;
     int progress;       /* show progress on stderr */
+    int tty;            /* stderr is a terminal: redraw one line */
     uint64_t calls;
     double next_report; /* wall clock of the next progress line */
     const struct sim *s;
@@ -53,9 +54,15 @@ static void timeline_change(void *ctx, double time, int32_t queued,
         tl->oom = 1;
     if (tl->progress && (++tl->calls & 4095) == 0 &&
         cli_clock() >= tl->next_report) {
-        tl->next_report = cli_clock() + 0.5;
-        fprintf(stderr, "\rhetsim: simulated %.0f s, %llu events, %d queued",
-                time, (unsigned long long)sim_events(tl->s), queued);
+        /* a terminal: one line redrawn twice a second; a log: a plain
+         * line every 10 s (runs shorter than that print none) */
+        int first = tl->next_report == 0;
+        tl->next_report = cli_clock() + (tl->tty ? 0.5 : 10);
+        if (!first || tl->tty)
+            fprintf(stderr, "%shetsim: simulated %.0f s, %llu events, %d "
+                    "queued%s", tl->tty ? "\r" : "", time,
+                    (unsigned long long)sim_events(tl->s), queued,
+                    tl->tty ? "" : "\n");
     }
 }
 
@@ -350,7 +357,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
-                          .progress = !cfg->quiet && isatty(2),
+                          .progress = !cfg->quiet, .tty = isatty(2),
                           .keep = keep};
     fputs("time,queued,busy_gpus", tf);
     for (int32_t g = 0; g < c->ntypes; g++)
@@ -384,7 +391,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         perf->sim_wall_s = cli_clock() - t0;
         perf->predict_wall_s = w->est ? w->est->wall_s : 0;
         pol_unbind(ops, &hooks);
-        if (tl.progress && tl.calls >= 4096)
+        if (tl.progress && tl.tty && tl.calls >= 4096)
             fputc('\n', stderr);
         if (src) {
             cli_error("%s%s%s", err.text[0] ? err.text : sim_strerror(src),
@@ -464,7 +471,11 @@ int cli_simulate_and_write(const struct run_config *cfg,
         rc = CLI_FAILURE;
     if (!rc && cfg->report && cli_write_report(cfg, c, t, &m) != 0)
         rc = CLI_FAILURE;
-    if (!rc && !cfg->quiet)
+    if (!rc && cfg->json && cli_write_json(stdout, summary_json(cfg, t, w,
+                                                                 &m)) != 0) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+    } else if (!rc && !cfg->quiet)
         print_table(cfg, w, &m);
 done:
     cli_series_free(&series);

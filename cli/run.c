@@ -86,8 +86,11 @@ static void run_usage(void)
         "command\n"
         "                        that reproduces the run (implies --plots)\n"
         "  -q, --quiet           print nothing on success\n"
-        "  -h, --help            show this help\n\n");
+        );
     printf(
+        "      --json            print summary.json on stdout, not the "
+        "table\n"
+        "  -h, --help            show this help\n\n"
         "Writes, each complete or not at all:\n"
         "  DIR/summary.json   simulated figures: JCT, makespan, "
         "utilization, ...\n"
@@ -434,6 +437,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"round-s", required_argument, NULL, 'W'},
         {"oom-detect-s", required_argument, NULL, 'M'},
         {"dry-run", no_argument, NULL, 'D'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -456,6 +460,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'o': cfg->out = optarg; break;
         case 'q': cfg->quiet = 1; break;
         case 'D': cfg->dry_run = 1; break;
+        case 'J': cfg->json = 1; break;
         case 'P': cfg->plots = 1; break;
         case 'H': cfg->report = cfg->plots = 1; break;
         case 'T': cfg->throughputs = optarg; break;
