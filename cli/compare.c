@@ -22,7 +22,7 @@ static void compare_usage(void)
         "--out DIR [OPTIONS]\n"
         "Replays one trace under several policies, each as its own "
         "`hetsim run`\ninto DIR/POLICY, then compares them.\n\n"
-        "  -t, --trace FILE      jobs to replay (README, \"Trace formats\")\n"
+        "  -t, --trace FILE      jobs to replay (docs/formats.md)\n"
         "  -c, --cluster C       a cluster JSON file or a built-in name "
         "(`hetsim clusters`)\n"
         "  -p, --policies LIST   comma-separated policies (`hetsim "

@@ -25,7 +25,7 @@ static void share_usage(void)
 {
     printf("Usage: hetsim share --trace FILE --cluster C --out DIR [OPTIONS]\n"
            "Replays a trace with GPU sharing: pods asking gpu_milli < 1000 "
-           "share a GPU\n(README, \"GPU sharing\"); waiting jobs are offered "
+           "share a GPU\n(docs/sharing.md); waiting jobs are offered "
            "to the placement in\narrival order at every event.\n\n"
            "  -t, --trace FILE        jobs (any format; Alibaba 2023 pods "
            "carry gpu_milli)\n"

@@ -22,7 +22,7 @@ static void sweep_usage(void)
         "       mpirun -np N hetsim sweep SPEC.json [-j N] [--out DIR]\n"
         "Runs every combination of the traces (or generated loads), "
         "clusters, policies,\nestimate modes and seeds that SPEC lists "
-        "(README, \"Sweeps\"), then the mean,\nstandard deviation and 95%% "
+        "(docs/sweeps.md), then the mean,\nstandard deviation and 95%% "
         "confidence interval over seeds of each figure.\n\n"
         "  -j, --jobs N      cells at a time (default 1); under mpirun, in "
         "each rank\n"

@@ -281,7 +281,7 @@ static void convert_usage(void)
     printf(
         "Usage: hetsim trace convert FILE --to native -o OUT [OPTIONS]\n"
         "Rewrites a trace of any format hetsim reads as a native CSV trace "
-        "(README,\n\"Native CSV\"): the four required columns, then each "
+        "(docs/formats.md,\n\"Native CSV\"): the four required columns, then each "
         "optional column that\nat least one job has. Text is quoted (RFC "
         "4180) when it holds a comma, a\nquote, a line end or a blank at "
         "either end; numbers are written in the\nshortest form that reads "
