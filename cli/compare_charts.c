@@ -154,10 +154,12 @@ static int utilization_chart(const char *dir, const struct cmp_policy *r,
         }
         ser[k] = (struct plot_series){p->name, y, CMP_GRID};
     }
+    for (size_t i = 0; i < CMP_GRID; i++)
+        x[i] /= 3600; /* drawn in hours, as run's charts */
     /* Past four policies, overlaid lines tangle: a panel each. */
     struct plot_chart ch = {.dir = dir, .name = "utilization",
                             .title = "GPU utilization over time",
-                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)",
+                            .xlabel = "time (h)", .ylabel = "busy GPUs (%)",
                             .flags = n > 4 ? PLOT_PANELS : 0};
     return cli_chart_check(plot_steps(&ch, x, CMP_GRID, ser, n), "utilization");
 }
