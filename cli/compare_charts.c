@@ -178,9 +178,9 @@ int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
             continue;
         r[n] = all[k];
         names[n] = r[n].name;
-        avg[n] = r[n].v[CMP_AVG];
-        p99[n] = r[n].v[CMP_P99];
-        makespan[n] = r[n].v[CMP_MAKESPAN];
+        avg[n] = r[n].v[CMP_AVG] / 3600; /* bars in hours, as run's */
+        p99[n] = r[n].v[CMP_P99] / 3600;
+        makespan[n] = r[n].v[CMP_MAKESPAN] / 3600;
         /* A log axis needs JCT > 0: jobs of no time are left out. */
         size_t m = 0;
         for (size_t i = 0; i < r[n].njct; i++)
@@ -202,12 +202,12 @@ int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
     struct plot_series bars[2] = {{"average", avg, n}, {"p99", p99, n}};
     ch = (struct plot_chart){.dir = dir, .name = "jct_bars",
                              .title = "Job completion time by policy",
-                             .ylabel = "JCT (s)"};
+                             .ylabel = "JCT (h)"};
     rc |= cli_chart_check(plot_bars(&ch, names, n, bars, 2), "jct_bars");
     bars[0] = (struct plot_series){"makespan", makespan, n};
     ch = (struct plot_chart){.dir = dir, .name = "makespan",
                              .title = "Makespan by policy",
-                             .ylabel = "makespan (s)"};
+                             .ylabel = "makespan (h)"};
     rc |= cli_chart_check(plot_bars(&ch, names, n, bars, 1), "makespan");
     double *buf = malloc((n + 1) * CMP_GRID * sizeof *buf);
     if (!buf) {
