@@ -180,7 +180,7 @@ static int write_golden(const struct check_args *a, const struct figures *f)
         return CLI_FAILURE;
     }
     if (!a->quiet)
-        printf("hetsim check: wrote %zu figures of %s to %s\n", f->n,
+        fprintf(stderr, "hetsim check: wrote %zu figures of %s to %s\n", f->n,
                a->result, a->write);
     return CLI_OK;
 }

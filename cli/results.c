@@ -251,13 +251,16 @@ static void print_table(const struct run_config *cfg,
                m->overhead_gpu_s);
     cli_print_estimates(w);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
-    printf("results in %s/: summary.json jobs.csv timeline.csv perf.json%s%s\n",
+    fflush(stdout); /* the figures, then where the files are (status) */
+    fprintf(stderr, "results in %s/: summary.json jobs.csv timeline.csv "
+            "perf.json%s%s\n",
            cfg->out, cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
                                   "utilization.png" : "",
            cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
                " gantt.png" : "");
     if (cfg->report)
-        printf("report: %s/report.html\n", cfg->out);
+        fprintf(stderr, "report: %s/report.html (open it in a browser)\n",
+                cfg->out);
 }
 
 /* Each job's deadline (NAN when it has none), by job id = trace index, or

@@ -293,7 +293,7 @@ int cli_sweep(int argc, char **argv)
     if (!rc && aggregate) {
         rc = sweep_aggregate(&spec, a.out, cells, n);
         if (!rc && !a.quiet)
-            printf("hetsim sweep: %zu cells; statistics over %zu seeds in "
+            fprintf(stderr, "hetsim sweep: %zu cells; statistics over %zu seeds in "
                    "%s/sweep.csv\n", n, spec.nseeds, a.out);
     }
     free(cells);

@@ -428,7 +428,7 @@ int cli_trace_convert(int argc, char **argv)
             rc = cli_trace_out_commit(&o);
     }
     if (!rc && !a.quiet && strcmp(a.out, "-") != 0)
-        printf("hetsim trace convert: %zu jobs from %s (%s) to %s\n",
+        fprintf(stderr, "hetsim trace convert: %zu jobs from %s (%s) to %s\n",
                a.in.trace->njobs, a.in.path,
                trace_format_name(a.in.trace->format), a.out);
     cli_trace_input_free(&a.in);

@@ -428,7 +428,7 @@ int cli_trace_generate(int argc, char **argv)
     if (!rc)
         rc = write_trace(&a, t);
     if (!rc && !a.quiet && strcmp(a.out, "-") != 0)
-        printf("hetsim trace generate: %zu jobs to %s (%s arrivals, %.6g "
+        fprintf(stderr, "hetsim trace generate: %zu jobs to %s (%s arrivals, %.6g "
                "jobs/s on average)\n",
                a.spec.njobs, a.out,
                a.spec.arrivals == TRACE_GEN_MMPP ? "MMPP" : "Poisson",

@@ -123,7 +123,7 @@ Test(sweep, shows_the_hand_drawn_fifo_schedule_with_no_spread)
     cr_assert_eq(sweep("small.json", out), 0, "%s", sw_err);
     cr_expect(strstr(sw_err, "3/3 cells done (3 before)") != NULL, "%s",
               sw_err);
-    cr_expect(strstr(sw_out, "3 cells; statistics over 3 seeds") != NULL,
+    cr_expect(strstr(sw_err, "3 cells; statistics over 3 seeds") != NULL,
               "%s", sw_out);
     static char again[1 << 14];
     read_in("out/sweep.csv", again, sizeof again);
