@@ -122,7 +122,7 @@ Test(compare, utilization_chart_never_hides_a_busy_moment)
     static char gp[1 << 18], tl[1 << 16];
     read_in("util", "utilization.gp", gp, sizeof gp);
     read_in("util", "fifo/timeline.csv", tl, sizeof tl);
-    /* $steps: time, fifo %, sjf %; the small cluster has 8 GPUs. */
+    /* $steps: time (h), fifo %, sjf %; the small cluster has 8 GPUs. */
     double x[600], y[600];
     size_t n = 0;
     char *p = strstr(gp, "$steps << EOD\n");
@@ -143,7 +143,7 @@ Test(compare, utilization_chart_never_hides_a_busy_moment)
         strtod(line + 1, &line);
         double busy = 100 * strtod(line + 1, &line) / 8;
         size_t i = 0;
-        while (i + 1 < n && x[i + 1] <= t)
+        while (i + 1 < n && x[i + 1] <= t / 3600) /* the chart in hours */
             i++;
         cr_assert(y[i] >= busy, "at %g: %g < %g", t, y[i], busy);
         top = busy > top ? busy : top;
