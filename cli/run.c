@@ -233,7 +233,7 @@ int cli_read_trace(const char *path, enum trace_format f,
         for (size_t i = 0; i < (*out)->nwarnings && i < TRACE_MAX_WARNINGS;
              i++) {
             const struct trace_error *w = &(*out)->warnings[i];
-            char text[512];
+            char text[sizeof w->source + sizeof w->text + 64];
             snprintf(text, sizeof text, "%s:%ld:%ld: %s", w->source, w->line,
                      w->column, w->text);
             cli_warn("%s", text);
