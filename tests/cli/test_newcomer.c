@@ -287,3 +287,20 @@ Test(compare_cli, json_prints_every_policy)
     cr_assert(strstr(out, "\"policy\":\t\"sjf\""), "%s", out);
     cr_assert(!strstr(out, "hetsim compare:"), "status went to stdout");
 }
+
+TestSuite(outputs, .init = setup, .fini = teardown);
+
+/* Two 5 s jobs on an empty cluster: each JCT is 5 s; against the 10 s
+ * floor that was 5 / 10 = 0.5, below what a slowdown can mean. Bounded
+ * slowdown (Feitelson) is max(1, 5 / max(5, 10)) = 1 for each, mean 1. */
+Test(outputs, bounded_slowdown_is_never_below_one)
+{
+    clitest_write_file(dir, "t.csv",
+                       "job_id,submit_time,num_gpus,duration\n"
+                       "a,0,1,5\nb,100,1,5\n");
+    cr_assert_eq(hetsim("run --trace t.csv --cluster gavel-108 --json "
+                        "--out r"),
+                 0, "%s", err);
+    cr_assert(strstr(out, "\"avg_slowdown\":\t1,"), "%s", out);
+    cr_assert(strstr(out, "\"avg_jct_s\":\t5,"), "%s", out);
+}
