@@ -126,10 +126,11 @@ static int read_golden(const struct check_args *a, struct figures *f,
     struct cli_json_lines m = {0};
     int rc;
     if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        cli_error_at(a->baseline, line, 0, "invalid JSON");
+        long line, col;
+        char why[128];
+        sim_json_failure(text, end ? (size_t)(end - text) : 0, &line, &col,
+                         why, sizeof why);
+        cli_error_at(a->baseline, line, col, why);
         rc = CLI_BAD_INPUT;
     } else if (cli_json_lines_build(&m, text, root) != 0)
         rc = check_oom();
@@ -179,7 +180,7 @@ static int write_golden(const struct check_args *a, const struct figures *f)
         return CLI_FAILURE;
     }
     if (!a->quiet)
-        printf("hetsim check: wrote %zu figures of %s to %s\n", f->n,
+        fprintf(stderr, "hetsim check: wrote %zu figures of %s to %s\n", f->n,
                a->result, a->write);
     return CLI_OK;
 }
@@ -315,7 +316,7 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
                 return rc;
             break;
         case 'h': check_usage(); return -1;
-        default: return cli_option_error(CHECK_CMD, opt, argv);
+        default: return cli_option_error_in(CHECK_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

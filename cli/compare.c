@@ -22,7 +22,7 @@ static void compare_usage(void)
         "--out DIR [OPTIONS]\n"
         "Replays one trace under several policies, each as its own "
         "`hetsim run`\ninto DIR/POLICY, then compares them.\n\n"
-        "  -t, --trace FILE      jobs to replay (README, \"Trace formats\")\n"
+        "  -t, --trace FILE      jobs to replay (docs/formats.md)\n"
         "  -c, --cluster C       a cluster JSON file or a built-in name "
         "(`hetsim clusters`)\n"
         "  -p, --policies LIST   comma-separated policies (`hetsim "
@@ -39,7 +39,17 @@ static void compare_usage(void)
         "  -f, --format NAME     passed to every run: the trace's format\n"
         "  -s, --seed N          passed to every run (default 1)\n"
         "  -j, --jobs N          runs at a time (default 1)\n"
+        "      --placement P, --policy-opt K=V, --backfill B,\n"
+        "      --restart-overhead S, --round-s S, --oom-detect-s S,\n"
+        "      --on-bad-row R, --procs-per-gpu N, --strict\n"
+        "                        passed to every run as given (`hetsim run "
+        "--help`)\n"
+        "      --json            print the table as JSON (figures unrounded)\n"
         "  -h, --help            show this help\n\n"
+        "Every run is checked first (`hetsim run --dry-run`): nothing runs "
+        "unless all\nwould start. What an earlier compare wrote into DIR "
+        "(its runs' folders,\nreport.html, charts) is removed first. Progress "
+        "and the report's path go\nto stderr, the table to stdout.\n\n"
         "Writes into DIR:\n"
         "  POLICY/...            each run's results (`hetsim run --help`)\n"
         "  compare.csv           one row per policy: jobs_completed, avg, "
@@ -90,8 +100,10 @@ static int add_policies(struct cmp_options *o, const char *arg)
                 snprintf(names + len, sizeof names - len, "%s%s",
                          i ? ", " : "", pol_at(i)->name);
             }
-            return cli_usage_error(CMP_CMD, "unknown policy '%s' (choose "
-                                   "from: %s)", p, names);
+            char hint[128];
+            cli_policy_hint(hint, sizeof hint, p);
+            return cli_usage_error(CMP_CMD, "unknown policy '%s'%s (choose "
+                                   "from: %s)", p, hint, names);
         }
         for (size_t i = 0; i < o->npolicies; i++)
             if (strcmp(o->label[i], label) == 0)
@@ -124,6 +136,22 @@ static int check_passed(const struct cmp_options *o)
     return 0;
 }
 
+/* The `hetsim run` flag of a passed option. */
+static const char *pass_flag(int opt)
+{
+    switch (opt) {
+    case 'L': return "--placement";
+    case 'O': return "--policy-opt";
+    case 'F': return "--backfill";
+    case 'R': return "--restart-overhead";
+    case 'W': return "--round-s";
+    case 'M': return "--oom-detect-s";
+    case 'B': return "--on-bad-row";
+    case 'G': return "--procs-per-gpu";
+    default: return "--strict";
+    }
+}
+
 static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
 {
     static const struct option long_options[] = {
@@ -136,7 +164,18 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
         {"format", required_argument, NULL, 'f'},
         {"seed", required_argument, NULL, 's'},
         {"jobs", required_argument, NULL, 'j'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
+        /* passed to every `hetsim run` as given (pass_option) */
+        {"placement", required_argument, NULL, 'L'},
+        {"policy-opt", required_argument, NULL, 'O'},
+        {"backfill", required_argument, NULL, 'F'},
+        {"restart-overhead", required_argument, NULL, 'R'},
+        {"round-s", required_argument, NULL, 'W'},
+        {"oom-detect-s", required_argument, NULL, 'M'},
+        {"on-bad-row", required_argument, NULL, 'B'},
+        {"procs-per-gpu", required_argument, NULL, 'G'},
+        {"strict", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -164,8 +203,24 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
             if (cli_pool_parse_jobs(CMP_CMD, optarg, &o->jobs))
                 return CLI_USAGE;
             break;
+        case 'J': o->json = 1; break;
+        case 'L':
+        case 'O':
+        case 'F':
+        case 'R':
+        case 'W':
+        case 'M':
+        case 'B':
+        case 'G':
+        case 'X':
+            if (o->npass + 2 > CMP_MAX_PASS)
+                return cli_usage_error(CMP_CMD, "too many options");
+            o->pass[o->npass++] = pass_flag(opt);
+            if (optarg)
+                o->pass[o->npass++] = optarg;
+            break;
         case 'h': compare_usage(); return -1;
-        default: return cli_option_error(CMP_CMD, opt, argv);
+        default: return cli_option_error_in(CMP_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)
@@ -184,14 +239,13 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
 
 /* ---- Running the children ----------------------------------------------- */
 
-/* The `hetsim run` command line of policy K into ARGS (room for 32). */
-static void run_args(const struct cmp_options *o, size_t k, char *out,
-                     size_t out_cap, const char **args)
+void cmp_run_args(const struct cmp_options *o, size_t k, int dry, char *out,
+                  size_t out_cap, const char **args)
 {
     snprintf(out, out_cap, "%s/%s", o->out, o->label[k]);
-    const char *head[] = {"hetsim", "run", "-q", "--trace", o->trace,
-                          "--cluster", o->cluster, "--policy",
-                          o->policy[k], "--out", out};
+    const char *head[] = {"hetsim", "run", dry ? "--dry-run" : "-q",
+                          "--trace", o->trace, "--cluster", o->cluster,
+                          "--policy", o->policy[k], "--out", out};
     size_t n = sizeof head / sizeof head[0];
     memcpy(args, head, sizeof head);
     const char *opt[] = {"--estimates", o->estimates, "--throughputs",
@@ -202,6 +256,9 @@ static void run_args(const struct cmp_options *o, size_t k, char *out,
             args[n++] = opt[i];
             args[n++] = opt[i + 1];
         }
+    for (size_t i = 0; i < o->npass; i++)
+        if (o->pass[i])
+            args[n++] = o->pass[i];
     args[n] = NULL;
 }
 
@@ -213,13 +270,14 @@ static int run_all(const struct cmp_options *o, struct cmp_policy *res)
         cli_error("out of memory");
         return CLI_FAILURE;
     }
-    size_t next = 0;
+    size_t next = 0, done = 0;
+    double t0 = cli_clock();
     int rc = CLI_OK;
     while (next < o->npolicies || cli_pool_running(pool) > 0) {
         if (next < o->npolicies && !cli_pool_full(pool)) {
             char out[4096];
-            const char *args[32];
-            run_args(o, next, out, sizeof out, args);
+            const char *args[CMP_MAX_PASS + 16];
+            cmp_run_args(o, next, 0, out, sizeof out, args);
             if (cli_pool_spawn(pool, args, next) != 0) {
                 cli_error("policy %s: cannot start `hetsim run`: %s",
                           o->label[next], strerror(errno));
@@ -236,9 +294,12 @@ static int run_all(const struct cmp_options *o, struct cmp_policy *res)
         }
         char what[256];
         snprintf(what, sizeof what, "policy %s", o->label[d.tag]);
-        if (cli_pool_ok(&d))
+        if (cli_pool_ok(&d)) {
             res[d.tag].ran = 1;
-        else {
+            fprintf(stderr, "hetsim compare: %zu of %zu runs done (%s), "
+                    "%.1f s\n", ++done, o->npolicies, o->label[d.tag],
+                    cli_clock() - t0);
+        } else {
             cli_pool_report(what, "run", &d);
             rc = CLI_FAILURE;
         }
@@ -272,11 +333,39 @@ static char *slurp(const char *dir, const char *name)
     return buf;
 }
 
+static char *slurp(const char *dir, const char *name);
+
+/* summary.json's text field KEY into BUF ("" when absent). */
+static void summary_text(const cJSON *root, const char *key, char *buf,
+                         size_t cap)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    snprintf(buf, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
 static int read_summary(const char *dir, struct cmp_policy *r)
 {
-    static const char *const total[] = {"total_gpus"};
+    static const char *const more[] = {"total_gpus", "jobs_total",
+                                       "jobs_unschedulable", "jobs_failed",
+                                       "avg_slowdown"};
+    double v[5];
     int rc = cli_read_summary(dir, cmp_keys, CMP_NKEYS, 0.0, r->v);
-    return rc ? rc : cli_read_summary(dir, total, 1, 0.0, &r->total_gpus);
+    if (!rc)
+        rc = cli_read_summary(dir, more, 5, 0.0, v);
+    if (rc)
+        return rc;
+    r->total_gpus = v[0];
+    r->jobs_total = v[1];
+    r->jobs_unschedulable = v[2];
+    r->jobs_failed = v[3];
+    r->avg_slowdown = v[4];
+    char *text = slurp(dir, "summary.json");
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    summary_text(root, "cluster", r->cluster, sizeof r->cluster);
+    summary_text(root, "placement", r->placement, sizeof r->placement);
+    cJSON_Delete(root);
+    free(text);
+    return CLI_OK;
 }
 
 /* Appends X to *A (length *N, room *CAP); -1 when out of memory. */
@@ -317,7 +406,8 @@ static const char *field(const char *line, size_t len, size_t k,
 }
 
 /* jobs.csv: the jct of completed jobs (the job id may hold commas, so the
- * column is counted from the end: jct is the 6th field from the end). */
+ * column is counted from the end: jct is the 7th field from the end; the
+ * reason, last, holds no commas). */
 static int read_jobs(const char *dir, struct cmp_policy *r)
 {
     char *text = slurp(dir, "jobs.csv");
@@ -329,7 +419,7 @@ static int read_jobs(const char *dir, struct cmp_policy *r)
     while (line && *++line && rc == CLI_OK) {
         char *eol = strchr(line, '\n');
         size_t len = eol ? (size_t)(eol - line) : strlen(line);
-        const char *f = field(line, len, 5, 1);
+        const char *f = field(line, len, 6, 1);
         if (!f) {
             cli_error("%s/jobs.csv: a row lacks the jct column", dir);
             rc = CLI_FAILURE;
@@ -390,6 +480,8 @@ int cli_compare(int argc, char **argv)
     int rc = parse_compare_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    if ((rc = cmp_check_all(&o)) != CLI_OK)
+        return rc;
     /* One result set: the runs, compare.csv, charts and report are written
      * into a temporary folder that replaces --out whole when all ran. */
     struct exp_set *set;
@@ -425,8 +517,14 @@ int cli_compare(int argc, char **argv)
         cli_error("%s", err);
         rc = CLI_FAILURE;
     }
-    if (nread && rc == CLI_OK)
+    if (nread && rc == CLI_OK && o.json)
+        cmp_print_json(&o, res);
+    else if (nread && rc == CLI_OK)
         cmp_print_table(res, o.npolicies);
+    if (nread && rc == CLI_OK)
+        fprintf(stderr, "hetsim compare: report %s/report.html (open it in "
+                "a browser), table %s/compare.csv, runs %s/POLICY/\n",
+                o.out, o.out, o.out);
     for (size_t k = 0; k < o.npolicies; k++) {
         free(res[k].jct);
         free(res[k].tl_time);

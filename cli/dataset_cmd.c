@@ -37,7 +37,7 @@ static void synth_usage(void)
            "FILE.csv\n"
            "Writes a synthetic dataset with the columns of a seed paper's "
            "table. The\ntargets come from an analytic model of training cost "
-           "(README, \"Synthetic\ndatasets\"), times lognormal noise; neither "
+           "(docs/predictor.md, \"Synthetic\ndatasets\"), times lognormal noise; neither "
            "paper published its data.\n\n"
            "  gflops  Hu: model_type, params_m, batch_size, input_dim, "
            "num_layers,\n"
@@ -105,12 +105,8 @@ static int parse_synth_args(int argc, char **argv, struct synth_args *a)
                                                   "number from 0 to 2");
             break;
         case 'h': synth_usage(); return -1;
-        case ':':
-            return cli_usage_error(SYNTH_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
         default:
-            return cli_usage_error(SYNTH_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_option_error_in(SYNTH_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)
@@ -166,7 +162,7 @@ static void gavel_usage(void)
            "(simulation_throughputs.json):\none row per (job type, GPU type, "
            "GPU count) measured with the GPUs on one\nserver, with the model "
            "family, batch size, parameters and layers of the\nmodel, the "
-           "GPU's memory, FP32 TFLOP/s and bandwidth (README, \"Gavel\n"
+           "GPU's memory, FP32 TFLOP/s and bandwidth (docs/predictor.md, \"Gavel\n"
            "dataset\", cites each), and the measured throughput in steps/s. "
            "Rows that\ncannot run (throughput 0, out of memory) are kept with "
            "runnable=0.\n\n"
@@ -219,12 +215,8 @@ static int gavel(int argc, char **argv)
             break;
         case 'p': physics = 1; break;
         case 'h': gavel_usage(); return CLI_OK;
-        case ':':
-            return cli_usage_error(GAVEL_CMD, "option '%s' needs a value",
-                                   argv[optind - 1]);
         default:
-            return cli_usage_error(GAVEL_CMD, "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_option_error_in(GAVEL_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

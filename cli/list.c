@@ -20,7 +20,7 @@ int cli_clusters(int argc, char **argv)
     if (wants_help(argc, argv,
                    "Usage: hetsim clusters\nLists the built-in clusters "
                    "that --cluster NAME accepts, with their GPU types.\n"
-                   "Write your own as JSON (README, \"Cluster format\").\n\n"
+                   "Write your own as JSON (docs/formats.md).\n\n"
                    "Example:\n  hetsim clusters\n"
                    "  hetsim run --trace T.csv --cluster mixed-modern\n"))
         return CLI_OK;

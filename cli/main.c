@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "experiment.h"
+#include "hetsim_commit.h" /* HETSIM_COMMIT, written at build time */
 
 struct command {
     const char *name;
@@ -43,7 +44,7 @@ static void usage(void)
         printf("  %-10s %s\n", commands[i].name, commands[i].summary);
     printf(
         "\nOptions:\n"
-        "  -h, --help     show this help (or `hetsim COMMAND --help`)\n"
+        "  -h, --help     show this help (`hetsim help COMMAND`: a command's)\n"
         "  -V, --version  show the version\n\n"
         "Example:\n"
         "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
@@ -56,6 +57,25 @@ static void usage(void)
         "(trace, cluster).\n");
 }
 
+/* The command named NAME, or NULL. */
+static const struct command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    const char *names[NCOMMANDS];
+    char hint[128];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    cli_did_you_mean(hint, sizeof hint, name, names, NCOMMANDS);
+    return cli_usage_error("hetsim", "unknown command '%s'%s", name, hint);
+}
+
 int main(int argc, char **argv)
 {
     /* GSL aborts on errors by default; every status is checked instead. */
@@ -65,17 +85,27 @@ int main(int argc, char **argv)
     if (argc < 2)
         return cli_usage_error("hetsim", "missing command");
     const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 && argc >= 3) {
+        /* `hetsim help CMD [SUB]` is `hetsim CMD [SUB] --help` */
+        const struct command *c = find_command(argv[2]);
+        if (!c)
+            return unknown_command(argv[2]);
+        char help[] = "--help";
+        char *args[4] = {argv[2], argc >= 4 ? argv[3] : help,
+                         argc >= 4 ? help : NULL, NULL};
+        return c->run(argc >= 4 ? 3 : 2, args);
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
         strcmp(cmd, "help") == 0) {
         usage();
         return CLI_OK;
     }
     if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("hetsim %s\n", HETSIM_VERSION);
+        printf("hetsim %s (commit %s)\n", HETSIM_VERSION, HETSIM_COMMIT);
         return CLI_OK;
     }
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(cmd, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
-    return cli_usage_error("hetsim", "unknown command '%s'", cmd);
+    const struct command *c = find_command(cmd);
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    return unknown_command(cmd);
 }

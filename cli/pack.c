@@ -137,13 +137,14 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
                                        optarg);
             break;
         case 'f':
+        case 'X':
         case 'B':
         case 'G':
             if ((rc = cli_trace_option(PACK_CMD, opt, optarg, &o->format,
                                        &o->trace_opt)))
                 return rc;
             break;
-        default: return cli_usage_error(PACK_CMD, "bad option");
+        default: return cli_option_error_in(PACK_CMD, opt, argv, long_options);
         }
     }
     if (optind < argc)

@@ -329,7 +329,7 @@ static int train(const struct pcli_args *a)
         cli_error("%s", err);
         rc = CLI_FAILURE;
     } else if (!a->quiet) {
-        printf("hetsim predictor train: %s on %zu rows of %s (%d features) "
+        fprintf(stderr, "hetsim predictor train: %s on %zu rows of %s (%d features) "
                "in %.2f s; model in %s\n",
                s.name, t->n, a->data, t->nfeat, fit_s, a->out);
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "policy.h"
@@ -15,12 +16,12 @@ static void run_usage(void)
         "Usage: hetsim run --trace FILE --cluster FILE|NAME [OPTIONS]\n"
         "Replays the jobs of a trace on a GPU cluster under one scheduling "
         "policy\nand writes its results to a folder.\n\n"
-        "  -t, --trace FILE      jobs to replay (README, \"Trace "
-        "formats\")\n" CLI_TRACE_OPTIONS_HELP
+        "  -t, --trace FILE      jobs to replay (docs/formats.md)\n"
+        CLI_TRACE_OPTIONS_HELP
         "  -c, --cluster C       a cluster JSON file, or a built-in name "
         "(`hetsim clusters`),\n"
         "                        or alibaba2023:NODES.csv[:TYPES.json] "
-        "(README)\n"
+        "(docs/formats.md)\n"
         "  -T, --throughputs F   measured throughputs (Gavel's "
         "simulation_throughputs.json):\n"
         "                        jobs of a known job_type then run "
@@ -76,9 +77,9 @@ static void run_usage(void)
         "                        (truth x lognormal(0, SIGMA), seeded),\n"
         "                        history[:vc|:user] (mean run time of the "
         "finished jobs\n"
-        "                        of the same vc, default, or user; README), "
-        "or\n"
-        "                        predictor:MODEL.bin[,memory=M2.bin]"
+        "                        of the same vc, default, or user; "
+        "docs/predictor.md),\n"
+        "                        or predictor:MODEL.bin[,memory=M2.bin]"
         "[,util=M3.bin]\n"
         "                        (models of\n"
         "                        `hetsim predictor train`, asked on every "
@@ -95,11 +96,13 @@ static void run_usage(void)
         "than it needs\n"
         "                        fails after S seconds (default 60), wasting "
         "that GPU time,\n"
-        "                        and waits again without that type (README, "
-        "\"Memory\")\n"
+        "                        and waits again without that type "
+        "(docs/memory.md)\n"
         "  -o, --out DIR         results folder (default results); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
+        "      --dry-run         check the inputs and the policy's needs, "
+        "write nothing\n"
         "      --plots           also draw charts with gnuplot: JCT CDF, "
         "queue length,\n"
         "                        busy GPUs per type over time, utilization, "
@@ -120,13 +123,18 @@ static void run_usage(void)
         "(any left\n"
         "                        in DIR from an earlier run are removed)\n"
         "  -q, --quiet           print nothing on success\n"
-        "  -h, --help            show this help\n\n");
+        );
     printf(
+        "      --json            print summary.json on stdout, not the "
+        "table\n"
+        "  -h, --help            show this help\n\n"
         "Writes, each complete or not at all:\n"
         "  DIR/summary.json   simulated figures: JCT, makespan, "
         "utilization, ...\n"
         "  DIR/jobs.csv       one row per job: submit, start, finish, JCT, "
-        "wait, GPUs\n"
+        "wait, GPUs,\n"
+        "                     status, and the reason of a job that did not "
+        "complete\n"
         "  DIR/timeline.csv   queued jobs, busy GPUs (total, per type) "
         "and fragmented\n"
         "                     GPUs (FGD) at each change\n"
@@ -183,9 +191,14 @@ int cli_load_cluster(const char *arg, struct cluster **out)
             snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                      cluster_preset_name(i));
         }
-        cli_error("%s: no such cluster file or built-in cluster (built-in: "
-                  "%s)",
-                  arg, names);
+        const char *list[64];
+        size_t n = 0;
+        for (; n < 64 && cluster_preset_name(n); n++)
+            list[n] = cluster_preset_name(n);
+        char hint[128];
+        cli_did_you_mean(hint, sizeof hint, arg, list, n);
+        cli_error("%s: no such cluster file or built-in cluster%s (built-in: "
+                  "%s)", arg, hint, names);
         return CLI_BAD_INPUT;
     }
     struct sim_error err = {0};
@@ -200,12 +213,70 @@ int cli_load_cluster(const char *arg, struct cluster **out)
     return CLI_BAD_INPUT;
 }
 
+/* Standard input copied into a new temporary file, whose name goes into
+ * TMP (its size): the readers read a file by name, twice when they detect
+ * the format. 0, or CLI_FAILURE after a message. */
+static int spool_stdin(char *tmp, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(tmp, cap, "%s/hetsim-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    char buf[65536];
+    size_t n;
+    int bad = !f;
+    while (f && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        bad |= fwrite(buf, 1, n, f) != n;
+    bad |= ferror(stdin);
+    if (f)
+        bad |= fclose(f) != 0;
+    else if (fd >= 0)
+        close(fd);
+    if (bad) {
+        cli_error("-: cannot copy standard input to %s: %s", tmp,
+                  strerror(errno));
+        if (fd >= 0)
+            unlink(tmp);
+        return CLI_FAILURE;
+    }
+    return 0;
+}
+
+/* Names of TMP in the messages of T's reading become "-" (stdin). */
+static void name_stdin(struct trace_error *e, const char *tmp)
+{
+    if (strcmp(e->source, tmp) == 0)
+        snprintf(e->source, sizeof e->source, "-");
+}
+
 int cli_read_trace(const char *path, enum trace_format f,
                    const struct trace_options *opt, struct trace **out)
 {
     struct trace_error err = {0};
+    char tmp[4096] = "";
+    if (strcmp(path, "-") == 0) { /* --trace -: standard input */
+        if (spool_stdin(tmp, sizeof tmp) != 0)
+            return CLI_FAILURE;
+        path = tmp;
+    }
     int rc = trace_read(path, f, opt, out, &err);
+    if (tmp[0]) {
+        unlink(tmp);
+        name_stdin(&err, tmp);
+        for (size_t i = 0; !rc && i < (*out)->nwarnings &&
+                           i < TRACE_MAX_WARNINGS; i++)
+            name_stdin(&(*out)->warnings[i], tmp);
+        path = "-";
+    }
     if (rc == 0) {
+        for (size_t i = 0; i < (*out)->nwarnings && i < TRACE_MAX_WARNINGS;
+             i++) {
+            const struct trace_error *w = &(*out)->warnings[i];
+            char text[sizeof w->source + sizeof w->text + 64];
+            snprintf(text, sizeof text, "%s:%ld:%ld: %s", w->source, w->line,
+                     w->column, w->text);
+            cli_warn("%s", text);
+        }
         if ((*out)->rows_skipped > 0)
             cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s", path,
                      (*out)->rows_skipped, err.line, err.text);
@@ -417,6 +488,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"throughputs", required_argument, NULL, 'T'},
         {"on-bad-row", required_argument, NULL, 'B'},
         {"procs-per-gpu", required_argument, NULL, 'G'},
+        {"strict", no_argument, NULL, 'X'},
         {"policy-opt", required_argument, NULL, 'O'},
         {"placement", required_argument, NULL, 'L'},
         {"backfill", required_argument, NULL, 'F'},
@@ -428,7 +500,9 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         {"util-pack", required_argument, NULL, 'U'},
         {"pairs", required_argument, NULL, 'A'},
         {"gpu-sharing", no_argument, NULL, 'S'},
-        {"outputs", required_argument, NULL, 'X'},
+        {"outputs", required_argument, NULL, 'Y'},
+        {"dry-run", no_argument, NULL, 'D'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -452,12 +526,14 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'p': cfg->policy = optarg; break;
         case 'o': cfg->out = optarg; break;
         case 'q': cfg->quiet = 1; break;
+        case 'D': cfg->dry_run = 1; break;
+        case 'J': cfg->json = 1; break;
         case 'P': cfg->plots = 1; break;
         case 'H': cfg->report = cfg->plots = 1; break;
         case 'T': cfg->throughputs = optarg; break;
         case 'A': cfg->pairs = optarg; break;
         case 'S': cfg->sharing = 1; break;
-        case 'X':
+        case 'Y':
             if (strcmp(optarg, "all") != 0 && strcmp(optarg, "summary") != 0)
                 return cli_usage_error("hetsim run",
                                        "--outputs wants all or summary, got "
@@ -477,6 +553,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
                 return CLI_USAGE;
             break;
         case 'f':
+        case 'X':
         case 'B':
         case 'G':
             if (cli_trace_option("hetsim run", opt, optarg, &cfg->format,
@@ -490,12 +567,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
                                        "--seed wants a whole number from 0 "
                                        "to 4294967295, got '%s'", optarg);
             break;
-        case ':':
-            return cli_usage_error("hetsim run", "option '%s' needs a value",
-                                   argv[optind - 1]);
         default:
-            return cli_usage_error("hetsim run", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_option_error_in("hetsim run", opt, argv, long_options);
         }
     }
     if (optind < argc)
@@ -566,9 +639,11 @@ int cli_run(int argc, char **argv)
             snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                      pol_at(i)->name);
         }
+        char hint[128];
+        cli_policy_hint(hint, sizeof hint, cfg.policy);
         return cli_usage_error("hetsim run",
-                               "unknown policy '%s' (choose from: %s)",
-                               cfg.policy, names);
+                               "unknown policy '%s'%s (choose from: %s)",
+                               cfg.policy, hint, names);
     }
     struct cluster *c = NULL;
     struct trace *t = NULL;
@@ -601,6 +676,10 @@ int cli_run(int argc, char **argv)
     }
     if (!rc)
         rc = cli_workload_build(&w, t, cfg.trace);
+    if (!rc) {
+        struct cli_usability u;
+        cli_report_usability(s, c, cfg.trace, &u);
+    }
     if (!rc)
         rc = cli_workload_estimator(&w, &cfg, t);
     struct trace_throughputs *pairs = NULL;

@@ -22,7 +22,7 @@ static void sweep_usage(void)
         "       mpirun -np N hetsim sweep SPEC.json [-j N] [--out DIR]\n"
         "Runs every combination of the traces (or generated loads), "
         "clusters, policies,\nestimate modes and seeds that SPEC lists "
-        "(README, \"Sweeps\"), then the mean,\nstandard deviation and 95%% "
+        "(docs/sweeps.md), then the mean,\nstandard deviation and 95%% "
         "confidence interval over seeds of each figure.\n\n"
         "  -j, --jobs N      cells at a time (default 1); under mpirun, in "
         "each rank\n"
@@ -82,7 +82,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
                 return CLI_USAGE;
             break;
         case 'h': sweep_usage(); return -1;
-        default: return cli_option_error(SWEEP_CMD, opt, argv);
+        default: return cli_option_error_in(SWEEP_CMD, opt, argv, long_options);
         }
     }
     if (optind == argc)
@@ -169,7 +169,7 @@ int cli_sweep(int argc, char **argv)
     if (!rc && aggregate) {
         rc = sweep_aggregate(&spec, a.out, cells, n);
         if (!rc && !a.quiet)
-            printf("hetsim sweep: %zu cells; statistics over %zu seeds in "
+            fprintf(stderr, "hetsim sweep: %zu cells; statistics over %zu seeds in "
                    "%s/sweep.csv\n", n, spec.nseeds, a.out);
     }
     free(cells);

@@ -281,7 +281,7 @@ static void convert_usage(void)
     printf(
         "Usage: hetsim trace convert FILE --to native -o OUT [OPTIONS]\n"
         "Rewrites a trace of any format hetsim reads as a native CSV trace "
-        "(README,\n\"Native CSV\"): the four required columns, then each "
+        "(docs/formats.md,\n\"Native CSV\"): the four required columns, then each "
         "optional column that\nat least one job has. Text is quoted (RFC "
         "4180) when it holds a comma, a\nquote, a line end or a blank at "
         "either end; numbers are written in the\nshortest form that reads "
@@ -335,6 +335,7 @@ static int convert_option(struct convert_args *a, int opt, char **argv)
     case 'T': a->in.throughputs = optarg; return 0;
     case 'q': a->quiet = 1; return 0;
     case 'f':
+    case 'X':
     case 'B':
     case 'G':
         return cli_trace_option(CONVERT_CMD, opt, optarg, &a->in.format,
@@ -427,7 +428,7 @@ int cli_trace_convert(int argc, char **argv)
             rc = cli_trace_out_commit(&o);
     }
     if (!rc && !a.quiet && strcmp(a.out, "-") != 0)
-        printf("hetsim trace convert: %zu jobs from %s (%s) to %s\n",
+        fprintf(stderr, "hetsim trace convert: %zu jobs from %s (%s) to %s\n",
                a.in.trace->njobs, a.in.path,
                trace_format_name(a.in.trace->format), a.out);
     cli_trace_input_free(&a.in);

@@ -205,6 +205,7 @@ static int gen_option(struct gen_args *a, int opt, char **argv)
         return number_arg("--rate", optarg, &a->spec.rate);
     case 'l': a->have_load = 1; return number_arg("--load", optarg, &a->load);
     case 'f':
+    case 'X':
     case 'B':
     case 'G':
         return cli_trace_option(GEN_CMD, opt, optarg, &a->format, &a->opt);
@@ -328,6 +329,20 @@ static int choose_worker(struct gen_args *a, const struct trace_throughputs *m,
     const char *want = a->worker ? a->worker : "v100";
     if (!w)
         w = find_worker(m, want);
+    if (w && !a->worker && c &&
+        strcasecmp(w, c->types[c->reference].name) != 0)
+        /* never a silent fallback: say what the durations now mean */
+        cli_warn("%s has no worker type '%s' (the reference GPU type of "
+                 "cluster %s); durations are run times on '%s' instead; pick "
+                 "one with --worker", a->matrix_path,
+                 c->types[c->reference].name, c->name, w);
+    else if (w && !a->quiet)
+        fprintf(stderr, "hetsim trace generate: job types from %s; "
+                "durations are run times on its worker type '%s' (%s)\n",
+                a->matrix_path, w,
+                a->worker ? "--worker"
+                : c       ? "the reference GPU type of --cluster"
+                          : "the default; --worker or --cluster to change");
     if (w) {
         a->spec.worker = w;
         return CLI_OK;
@@ -422,7 +437,7 @@ int cli_trace_generate(int argc, char **argv)
     if (!rc)
         rc = write_trace(&a, t);
     if (!rc && !a.quiet && strcmp(a.out, "-") != 0)
-        printf("hetsim trace generate: %zu jobs to %s (%s arrivals, %.6g "
+        fprintf(stderr, "hetsim trace generate: %zu jobs to %s (%s arrivals, %.6g "
                "jobs/s on average)\n",
                a.spec.njobs, a.out,
                a.spec.arrivals == TRACE_GEN_MMPP ? "MMPP" : "Poisson",

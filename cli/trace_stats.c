@@ -445,6 +445,7 @@ static int stats_option(struct trace_input *in, int *json, int opt, char **argv)
     case 'T': in->throughputs = optarg; return 0;
     case 'j': *json = 1; return 0;
     case 'f':
+    case 'X':
     case 'B':
     case 'G':
         return cli_trace_option(STATS_CMD, opt, optarg, &in->format, &in->opt);

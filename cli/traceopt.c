@@ -19,6 +19,9 @@ int cli_trace_option(const char *cmd, int opt, const char *arg,
         *f = (enum trace_format)k;
         return 0;
     }
+    case 'X':
+        o->flags |= TRACE_STRICT;
+        return 0;
     case 'B':
         if (strcmp(arg, "skip") == 0)
             o->flags |= TRACE_SKIP_BAD_ROWS;

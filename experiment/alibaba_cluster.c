@@ -118,7 +118,7 @@ static cJSON *read_override(const char *path)
     cJSON *o = cJSON_Parse(text);
     if (!cJSON_IsArray(o)) {
         cli_error("%s: must be a JSON array of gpu_types entries "
-                  "(README, \"Cluster format\")", path);
+                  "(docs/formats.md)", path);
         cJSON_Delete(o);
         return NULL;
     }

@@ -1,8 +1,11 @@
 /* compare_charts.c -- what `hetsim compare` writes from the runs it read:
  * compare.csv, the table on stdout, and the charts. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "compare_internal.h"
@@ -40,36 +43,84 @@ int cmp_write_csv(const char *dir, const struct cmp_policy *r, size_t n)
     return CLI_OK;
 }
 
+/* A time as "1146.6 h (4127820 s)" into BUF. */
+static void fmt_time(char *buf, size_t cap, double s)
+{
+    snprintf(buf, cap, "%.1f h (%.0f s)", s / 3600, s);
+}
+
 void cmp_print_table(const struct cmp_policy *r, size_t n)
 {
-    int w[CMP_NKEYS + 1];
-    char cell[CMP_MAX_POLICIES][CMP_NKEYS][32];
-    w[0] = 6;
-    for (size_t i = 0; i < CMP_NKEYS; i++)
-        w[i + 1] = (int)strlen(cmp_keys[i]);
+    enum { NCOL = 9 };
+    static const char *const head[NCOL] = {
+        "policy", "completed", "unschedulable", "avg JCT", "p99 JCT",
+        "makespan", "avg wait", "GPU util", "preemptions"};
+    char cell[CMP_MAX_POLICIES][NCOL][48];
+    int w[NCOL];
+    for (int i = 0; i < NCOL; i++)
+        w[i] = (int)strlen(head[i]);
+    const struct cmp_policy *first = NULL;
     for (size_t k = 0; k < n; k++) {
         if (!r[k].read)
             continue;
-        if ((int)strlen(r[k].name) > w[0])
-            w[0] = (int)strlen(r[k].name);
-        for (size_t i = 0; i < CMP_NKEYS; i++) {
-            cli_fmt_double(cell[k][i], r[k].v[i]);
-            if ((int)strlen(cell[k][i]) > w[i + 1])
-                w[i + 1] = (int)strlen(cell[k][i]);
-        }
+        const double *v = r[k].v;
+        first = first ? first : &r[k];
+        snprintf(cell[k][0], 48, "%s", r[k].name);
+        snprintf(cell[k][1], 48, "%.0f of %.0f", v[0], r[k].jobs_total);
+        snprintf(cell[k][2], 48, "%.0f", r[k].jobs_unschedulable);
+        fmt_time(cell[k][3], 48, v[CMP_AVG]);
+        fmt_time(cell[k][4], 48, v[CMP_P99]);
+        fmt_time(cell[k][5], 48, v[CMP_MAKESPAN]);
+        fmt_time(cell[k][6], 48, v[6]);
+        snprintf(cell[k][7], 48, "%.1f %%", 100 * v[7]);
+        snprintf(cell[k][8], 48, "%.0f", v[8]);
+        for (int i = 0; i < NCOL; i++)
+            if ((int)strlen(cell[k][i]) > w[i])
+                w[i] = (int)strlen(cell[k][i]);
     }
-    printf("%-*s", w[0], "policy");
-    for (size_t i = 0; i < CMP_NKEYS; i++)
-        printf("  %*s", w[i + 1], cmp_keys[i]);
+    if (first)
+        printf("cluster %s (%.0f GPUs), placement %s\n", first->cluster,
+               first->total_gpus, first->placement);
+    for (int i = 0; i < NCOL; i++)
+        printf(i ? "  %*s" : "%-*s", w[i], head[i]);
     putchar('\n');
     for (size_t k = 0; k < n; k++) {
         if (!r[k].read)
             continue;
-        printf("%-*s", w[0], r[k].name);
-        for (size_t i = 0; i < CMP_NKEYS; i++)
-            printf("  %*s", w[i + 1], cell[k][i]);
+        for (int i = 0; i < NCOL; i++)
+            printf(i ? "  %*s" : "%-*s", w[i], cell[k][i]);
         putchar('\n');
     }
+}
+
+void cmp_print_json(const struct cmp_options *o, const struct cmp_policy *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *runs = root ? cJSON_AddArrayToObject(root, "policies") : NULL;
+    if (root) {
+        cJSON_AddStringToObject(root, "trace", o->trace);
+        cJSON_AddStringToObject(root, "out", o->out);
+    }
+    for (size_t k = 0; runs && k < o->npolicies; k++) {
+        if (!r[k].read)
+            continue;
+        cJSON *p = cJSON_CreateObject();
+        if (!p)
+            break;
+        cJSON_AddItemToArray(runs, p);
+        cJSON_AddStringToObject(p, "policy", r[k].name);
+        cJSON_AddStringToObject(p, "cluster", r[k].cluster);
+        cJSON_AddStringToObject(p, "placement", r[k].placement);
+        cli_json_number(p, "total_gpus", r[k].total_gpus);
+        cli_json_number(p, "jobs_total", r[k].jobs_total);
+        cli_json_number(p, "jobs_unschedulable", r[k].jobs_unschedulable);
+        cli_json_number(p, "jobs_failed", r[k].jobs_failed);
+        for (size_t i = 0; i < CMP_NKEYS; i++)
+            cli_json_number(p, cmp_keys[i], r[k].v[i]);
+        cli_json_number(p, "avg_slowdown", r[k].avg_slowdown);
+    }
+    if (!root || cli_write_json(stdout, root) != 0)
+        cli_error("out of memory");
 }
 
 /* The utilization chart: [0, longest makespan] cut at CMP_GRID evenly
@@ -103,10 +154,12 @@ static int utilization_chart(const char *dir, const struct cmp_policy *r,
         }
         ser[k] = (struct plot_series){p->name, y, CMP_GRID};
     }
+    for (size_t i = 0; i < CMP_GRID; i++)
+        x[i] /= 3600; /* drawn in hours, as run's charts */
     /* Past four policies, overlaid lines tangle: a panel each. */
     struct plot_chart ch = {.dir = dir, .name = "utilization",
                             .title = "GPU utilization over time",
-                            .xlabel = "time (s)", .ylabel = "busy GPUs (%)",
+                            .xlabel = "time (h)", .ylabel = "busy GPUs (%)",
                             .flags = n > 4 ? PLOT_PANELS : 0};
     return cli_chart_check(plot_steps(&ch, x, CMP_GRID, ser, n), "utilization");
 }
@@ -125,9 +178,9 @@ int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
             continue;
         r[n] = all[k];
         names[n] = r[n].name;
-        avg[n] = r[n].v[CMP_AVG];
-        p99[n] = r[n].v[CMP_P99];
-        makespan[n] = r[n].v[CMP_MAKESPAN];
+        avg[n] = r[n].v[CMP_AVG] / 3600; /* bars in hours, as run's */
+        p99[n] = r[n].v[CMP_P99] / 3600;
+        makespan[n] = r[n].v[CMP_MAKESPAN] / 3600;
         /* A log axis needs JCT > 0: jobs of no time are left out. */
         size_t m = 0;
         for (size_t i = 0; i < r[n].njct; i++)
@@ -149,12 +202,12 @@ int cmp_draw_charts(const char *dir, const struct cmp_policy *all,
     struct plot_series bars[2] = {{"average", avg, n}, {"p99", p99, n}};
     ch = (struct plot_chart){.dir = dir, .name = "jct_bars",
                              .title = "Job completion time by policy",
-                             .ylabel = "JCT (s)"};
+                             .ylabel = "JCT (h)"};
     rc |= cli_chart_check(plot_bars(&ch, names, n, bars, 2), "jct_bars");
     bars[0] = (struct plot_series){"makespan", makespan, n};
     ch = (struct plot_chart){.dir = dir, .name = "makespan",
                              .title = "Makespan by policy",
-                             .ylabel = "makespan (s)"};
+                             .ylabel = "makespan (h)"};
     rc |= cli_chart_check(plot_bars(&ch, names, n, bars, 1), "makespan");
     double *buf = malloc((n + 1) * CMP_GRID * sizeof *buf);
     if (!buf) {

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #define CMP_MAX_POLICIES 32
+#define CMP_MAX_PASS 96 /* entries of cmp_options.pass */
 #define CMP_GRID 500 /* points of the common time grid of the utilization */
 
 /* The command line of `hetsim compare`. */
@@ -17,6 +18,11 @@ struct cmp_options {
                                              table: a plugin's file name */
     size_t npolicies;
     char list[4096];
+    /* `hetsim run` options passed to every run as given: flag, value (NULL
+     * for a flag without one), ... (--placement, --policy-opt, ...). */
+    const char *pass[CMP_MAX_PASS];
+    size_t npass;
+    int json; /* --json: the table as JSON on stdout */
     int argc;    /* "compare" and its arguments, for the report */
     char **argv;
 };
@@ -33,6 +39,8 @@ struct cmp_policy {
     int read;                /* its files were read */
     double v[CMP_NKEYS];
     double total_gpus;
+    double jobs_total, jobs_unschedulable, jobs_failed, avg_slowdown;
+    char cluster[64], placement[64];
     double *jct;             /* (njct) completed jobs' JCT */
     size_t njct;
     double *tl_time, *tl_busy; /* (ntl) timeline.csv's time, busy_gpus */
@@ -45,6 +53,22 @@ struct cmp_policy {
  * cmp_draw_charts 0 or -1, each having said why. */
 int cmp_write_csv(const char *dir, const struct cmp_policy *r, size_t n);
 void cmp_print_table(const struct cmp_policy *r, size_t n);
+/* The table as one JSON object on stdout (--json). */
+void cmp_print_json(const struct cmp_options *o, const struct cmp_policy *r);
+
+/* The `hetsim run` command line of policy K into ARGS (room for
+ * CMP_MAX_PASS + 16) and its folder into OUT; DRY adds --dry-run. */
+void cmp_run_args(const struct cmp_options *o, size_t k, int dry, char *out,
+                  size_t out_cap, const char **args);
+/* Before anything runs (compare_prep.c): every policy's `hetsim run
+ * --dry-run` (inputs, estimates, the policy's needs), their warnings shown
+ * once. CLI_OK, or the exit code of the first that failed, having said
+ * why. */
+int cmp_check_all(const struct cmp_options *o);
+/* Removes from DIR what an earlier compare wrote there: compare.csv,
+ * report.html, the charts, and every folder holding a summary.json (a
+ * run's). 0, or -1 after a message. */
+int cmp_clean_out(const char *dir);
 int cmp_draw_charts(const char *dir, const struct cmp_policy *r, size_t n);
 
 /* DIR/report.html (compare_report.c) for the policies of R (o->npolicies

@@ -13,6 +13,13 @@ static void write_inputs(FILE *f, const struct cmp_options *o)
     fputs("<h2>Inputs</h2>\n<table>\n", f);
     cli_html_row_text(f, "trace", o->trace);
     cli_html_row_text(f, "cluster", o->cluster);
+    fputs("<tr><th>passed to every run</th><td>", f);
+    for (size_t i = 0; i < o->npass; i++) {
+        fputs(i ? " " : "", f);
+        cli_html_text(f, o->pass[i]);
+    }
+    fputs(o->npass ? "</td></tr>\n" : "none (placement fastest)</td></tr>\n",
+          f);
     fputs("<tr><th>policies</th><td>", f);
     for (size_t k = 0; k < o->npolicies; k++) {
         fputs(k ? ", " : "", f);
@@ -39,10 +46,12 @@ static const struct {
     int decimals;
 } columns[] = {
     {"jobs done", 0, 1, 0},      {"avg JCT (s)", 1, 1, 1},
+    {"avg JCT (h)", 1, 1 / 3600.0, 2},
     {"median JCT (s)", 2, 1, 1}, {"p95 JCT (s)", 3, 1, 1},
-    {"p99 JCT (s)", 4, 1, 1},    {"makespan (s)", 5, 1, 1},
-    {"avg wait (s)", 6, 1, 1},   {"GPU util. (%)", 7, 100, 1},
-    {"preemptions", 8, 1, 0},
+    {"p99 JCT (s)", 4, 1, 1},    {"p99 JCT (h)", 4, 1 / 3600.0, 2},
+    {"makespan (s)", 5, 1, 1},   {"makespan (h)", 5, 1 / 3600.0, 2},
+    {"avg wait (s)", 6, 1, 1},   {"avg wait (h)", 6, 1 / 3600.0, 2},
+    {"GPU util. (%)", 7, 100, 1}, {"preemptions", 8, 1, 0},
 };
 
 static void write_table(FILE *f, const struct cmp_options *o,
@@ -50,10 +59,12 @@ static void write_table(FILE *f, const struct cmp_options *o,
 {
     fputs("<h2>Summary</h2>\n<p class=\"sub\">One row per policy, from its "
           "run's summary.json (also in compare.csv; times in simulated "
-          "seconds, averages over completed jobs). Each policy's own results "
+          "seconds and hours, averages over completed jobs; unschedulable "
+          "jobs never ran: jobs.csv of each run gives the reason). Each policy's own results "
           "are in the folder of its name.</p>\n<div class=\"wide\">"
           "<table class=\"grid\">\n"
-          "<tr><th>policy</th>", f);
+          "<tr><th>policy</th><th>cluster</th><th>placement</th>"
+          "<th>unschedulable</th>", f);
     for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
         fprintf(f, "<th>%s</th>", columns[i].heading);
     fputs("</tr>\n", f);
@@ -61,12 +72,20 @@ static void write_table(FILE *f, const struct cmp_options *o,
         fputs("<tr><th>", f);
         cli_html_text(f, r[k].name);
         fputs("</th>", f);
+        if (r[k].read) {
+            fputs("<td>", f);
+            cli_html_text(f, r[k].cluster);
+            fputs("</td><td>", f);
+            cli_html_text(f, r[k].placement);
+            fprintf(f, "</td><td>%.0f of %.0f</td>", r[k].jobs_unschedulable,
+                    r[k].jobs_total);
+        }
         for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++) {
             if (r[k].read)
                 fprintf(f, "<td>%.*f</td>", columns[i].decimals,
                         columns[i].scale * r[k].v[columns[i].key]);
             else
-                fputs(i ? "" : "<td colspan=\"9\">failed: see the messages "
+                fputs(i ? "" : "<td colspan=\"17\">failed: see the messages "
                       "of hetsim compare</td>", f);
         }
         fputs("</tr>\n", f);

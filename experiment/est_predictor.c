@@ -78,7 +78,7 @@ struct est_model *est_model_load(const char *path, char *why, size_t cap)
             k++;
         if (k == NFEATURE_NAMES) {
             snprintf(why, cap, "the model reads feature '%s', which hetsim "
-                     "cannot fill from a trace job (README, \"Features per "
+                     "cannot fill from a trace job (docs/predictor.md, \"Features per "
                      "trace format\")", f->name);
             goto fail;
         }
@@ -295,7 +295,7 @@ static int check_jobs(const struct trace *t, int need_steps, const char *src)
                    "predicted throughput into a run time";
         if (what) {
             char text[512];
-            snprintf(text, sizeof text, "job \"%s\" %s (README, \"Features "
+            snprintf(text, sizeof text, "job \"%s\" %s (docs/predictor.md, \"Features "
                      "per trace format\"); --estimates history needs no "
                      "features", trace_str(t, tj->id), what);
             cli_error_at(src, (long)tj->line, 0, text);

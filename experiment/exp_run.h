@@ -49,6 +49,17 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* The usage error for getopt_long's answer OPT about argv[optind - 1]:
  * ':' a value is missing, anything else an unknown option. CLI_USAGE. */
 int cli_option_error(const char *cmd, int opt, char **argv);
+struct option;
+/* As cli_option_error, and for an unknown long option the nearest one of
+ * TABLE (getopt_long's, ended by a NULL name) as "did you mean" (suggest.c). */
+int cli_option_error_in(const char *cmd, int opt, char **argv,
+                        const struct option *table);
+/* " (did you mean 'NAME'?)" into BUF for the one of NAMES[0..N) nearest to
+ * WORD, or "" when none is near (trace_nearest_name). */
+void cli_did_you_mean(char *buf, size_t cap, const char *word,
+                      const char *const *names, size_t n);
+/* cli_did_you_mean over the built-in policies. */
+void cli_policy_hint(char *buf, size_t cap, const char *name);
 /* `hetsim: error: SOURCE:LINE:COLUMN: text` from an error record. */
 void cli_error_at(const char *source, long line, long column,
                   const char *text);
@@ -87,6 +98,8 @@ struct run_config {
     struct trace_options trace_opt;
     uint64_t seed;
     int quiet;
+    int dry_run; /* check every input and the policy's needs; write nothing */
+    int json;    /* print summary.json on stdout instead of the table */
     int plots; /* draw the charts of the run into out */
     int summary_only; /* --outputs summary: no jobs.csv, timeline.csv */
     int report; /* also write out/report.html (implies plots) */
@@ -144,7 +157,8 @@ int cli_read_trace(const char *path, enum trace_format f,
 int cli_alibaba_cluster(const char *spec, struct cluster **out);
 int cli_load_throughputs(const char *path, struct trace_throughputs **out);
 
-/* How to read a trace: -f/--format, -B/--on-bad-row, -G/--procs-per-gpu.
+/* How to read a trace: -f/--format, -B/--on-bad-row, -G/--procs-per-gpu,
+ * -X/--strict.
  * Sets *F or *O from option OPT's ARG; 0, or CLI_USAGE after saying why. */
 int cli_trace_option(const char *cmd, int opt, const char *arg,
                      enum trace_format *f, struct trace_options *o);
@@ -152,7 +166,8 @@ int cli_trace_option(const char *cmd, int opt, const char *arg,
 #define CLI_TRACE_LONG_OPTIONS                                               \
     {"format", required_argument, NULL, 'f'},                                \
     {"on-bad-row", required_argument, NULL, 'B'},                            \
-    {"procs-per-gpu", required_argument, NULL, 'G'}
+    {"procs-per-gpu", required_argument, NULL, 'G'},                         \
+    {"strict", no_argument, NULL, 'X'}
 #define CLI_TRACE_OPTIONS_HELP                                               \
     "  -f, --format NAME     native, gavel, philly, alibaba2023, swf, "     \
     "tiresias\n"                                                             \
@@ -162,7 +177,8 @@ int cli_trace_option(const char *cmd, int opt, const char *arg,
     "exit 3)\n"                                                              \
     "                        or skip (count bad rows, warn, go on)\n"       \
     "      --procs-per-gpu N SWF traces: processors that make one GPU "     \
-    "(default 1)\n"
+    "(default 1)\n"                                                          \
+    "      --strict          an unknown column is an error (exit 3)\n"
 
 /* Bit mask of the GPU types of C in the '|'-separated list TYPES (0 for
  * ""), or -1 after a message naming SRC:LINE and the unknown type. */
@@ -266,6 +282,21 @@ int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q);
 void cli_mape_r2(const double *truth, const double *est, size_t n,
                  double *mape, double *r2);
 void cli_workload_free(struct workload *w);
+
+/* What the jobs of a workload can use of its cluster (usability.c). */
+struct cli_usability {
+    size_t jobs, jobs_nowhere; /* jobs no GPU type can run */
+    size_t gpus_unusable;      /* GPUs of types no job can run on */
+};
+/* Fills *U for the jobs added to S on C and warns, naming TRACE, about
+ * unusable GPU types and jobs that can run nowhere. */
+void cli_report_usability(const struct sim *s, const struct cluster *c,
+                          const char *trace, struct cli_usability *u);
+/* Why job I of S did not complete, for jobs.csv's reason column: "" for a
+ * job that did not fail; else a text without commas, in BUF (CAP bytes) or
+ * static. */
+const char *cli_job_reason(const struct sim *s, const struct cluster *c,
+                           uint32_t i, char *buf, size_t cap);
 /* Runs S under OPS and writes every result file of CFG->out. */
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,

@@ -92,7 +92,10 @@ static const struct cli_html_chart charts[] = {
      NULL},
     {"busy_gpus", "Busy GPUs per type over time",
      "GPUs of each type running jobs at each moment; the gap between a "
-     "curve and that type's GPU count (see Inputs) is idle capacity.", NULL},
+     "curve and that type's GPU count (see Inputs) is idle capacity. On a "
+     "long run the line is drawn at about one point per pixel column, at "
+     "the most GPUs busy within it, and the light band under it spans the "
+     "fewest to the most busy within that column.", NULL},
     {"utilization", "Utilization per GPU type",
      "Busy GPU-time as a percentage of the GPU-time available over the "
      "makespan, per GPU type and for the whole cluster (all); higher means "
@@ -100,7 +103,11 @@ static const struct cli_html_chart charts[] = {
     {"gantt", "Jobs on GPUs",
      "One row per GPU, grouped by node; each bar is one run of a job on "
      "that GPU, labelled with the job id where it fits and coloured by job; "
-     "a black dot marks where a preempted job starts again.", NULL},
+     "a black dot marks where a preempted job starts again. A thin sliver "
+     "is a short run: a short job, or a run that ran out of GPU memory and "
+     "was stopped after --oom-detect-s (60 s by default) before the job "
+     "waited again for another GPU type. Idle nodes of a cluster of more "
+     "than 256 GPUs are left out.", NULL},
 };
 #define NCHARTS (sizeof charts / sizeof charts[0])
 

@@ -24,6 +24,7 @@ struct timeline {
     FILE *f;
     int32_t ntypes;
     int progress;       /* show progress on stderr */
+    int tty;            /* stderr is a terminal: redraw one line */
     uint64_t calls;
     double next_report; /* wall clock of the next progress line */
     const struct sim *s;
@@ -79,9 +80,15 @@ static void timeline_change(void *ctx, double time, int32_t queued,
         log_progress(tl, time, queued);
     if (tl->progress && (++tl->calls & 4095) == 0 &&
         cli_clock() >= tl->next_report) {
-        tl->next_report = cli_clock() + 0.5;
-        fprintf(stderr, "\rhetsim: simulated %.0f s, %llu events, %d queued",
-                time, (unsigned long long)sim_events(tl->s), queued);
+        /* a terminal: one line redrawn twice a second; a log: a plain
+         * line every 10 s (runs shorter than that print none) */
+        int first = tl->next_report == 0;
+        tl->next_report = cli_clock() + (tl->tty ? 0.5 : 10);
+        if (!first || tl->tty)
+            fprintf(stderr, "%shetsim: simulated %.0f s, %llu events, %d "
+                    "queued%s", tl->tty ? "\r" : "", time,
+                    (unsigned long long)sim_events(tl->s), queued,
+                    tl->tty ? "" : "\n");
     }
 }
 
@@ -107,7 +114,7 @@ static char *put_str(char *p, const char *s)
 /* One row of jobs.csv into LINE (the job id is at most ID_MAX bytes). */
 #define ID_MAX 1024
 static size_t job_row(char *line, const struct sim_job *j, const char *id,
-                      const struct cluster *c)
+                      const struct cluster *c, const char *reason)
 {
     char *p = line;
     size_t n = strlen(id);
@@ -132,6 +139,8 @@ static size_t job_row(char *line, const struct sim_job *j, const char *id,
     p = cli_put_int(p, j->preemptions);
     *p++ = ',';
     p = put_str(p, status_name(j));
+    *p++ = ',';
+    p = put_str(p, reason);
     *p++ = '\n';
     return (size_t)(p - line);
 }
@@ -140,12 +149,13 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
                        const struct cluster *c)
 {
     fputs("job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
-          "gpu_type,preemptions,status\n", f);
-    char line[ID_MAX + 512];
+          "gpu_type,preemptions,status,reason\n", f);
+    char line[ID_MAX + 512], why[160];
     for (size_t i = 0; i < sim_njobs(s); i++) {
         const struct sim_job *j = sim_job(s, (uint32_t)i);
         const char *id = trace_str(t, t->jobs[j->trace_index].id);
-        fwrite(line, 1, job_row(line, j, id, c), f);
+        const char *reason = cli_job_reason(s, c, (uint32_t)i, why, sizeof why);
+        fwrite(line, 1, job_row(line, j, id, c, reason), f);
     }
 }
 
@@ -278,13 +288,16 @@ static void print_table(const struct run_config *cfg,
                m->overhead_gpu_s);
     cli_print_estimates(w);
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
-    printf("results in %s/: summary.json%s perf.json%s%s\n", cfg->out,
-           cfg->summary_only ? "" : " jobs.csv timeline.csv", cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
+    fflush(stdout); /* the figures, then where the files are (status) */
+    fprintf(stderr, "results in %s/: summary.json%s perf.json%s%s\n", cfg->out,
+            cfg->summary_only ? "" : " jobs.csv timeline.csv",
+            cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
                                   "utilization.png" : "",
            cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
                " gantt.png" : "");
     if (cfg->report)
-        printf("report: %s/report.html\n", cfg->out);
+        fprintf(stderr, "report: %s/report.html (open it in a browser)\n",
+                cfg->out);
 }
 
 /* Each job's deadline (NAN when it has none), by job id = trace index, or
@@ -384,7 +397,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
-                          .progress = !cfg->quiet && isatty(2),
+                          .progress = !cfg->quiet && isatty(2), .tty = isatty(2),
                           .keep = keep,
                           .log_lines = !cfg->quiet && !isatty(2),
                           .started = cli_clock(),
@@ -419,7 +432,9 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     pc.groups = groups;
     struct sim_policy hooks;
     int rc = bind_policy(cfg, ops, w, &pc, &hooks);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && cfg->dry_run)
+        pol_unbind(ops, &hooks);
+    else if (rc == CLI_OK) {
         struct sim_observer obs = {&tl, timeline_change};
         if (keep && keep->gantt)
             sim_on_run_end(s, cli_series_ran, keep);
@@ -429,7 +444,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         perf->sim_wall_s = cli_clock() - t0;
         perf->predict_wall_s = w->est ? w->est->wall_s : 0;
         pol_unbind(ops, &hooks);
-        if (tl.progress && tl.calls >= 4096)
+        if (tl.progress && tl.tty && tl.calls >= 4096)
             fputc('\n', stderr);
         if (src) {
             cli_error("%s%s%s", err.text[0] ? err.text : sim_strerror(src),
@@ -511,6 +526,16 @@ int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,
                            const struct workload *w, struct run_perf *perf)
 {
+    if (cfg->dry_run) { /* as far as the policy's binding; nothing written */
+        FILE *nowhere = tmpfile();
+        if (!nowhere) {
+            cli_error("tmpfile: %s", strerror(errno));
+            return CLI_FAILURE;
+        }
+        int rc = simulate(cfg, ops, t, w, nowhere, NULL, perf);
+        fclose(nowhere);
+        return rc;
+    }
     /* One set: the files, charts and report go into a temporary folder
      * that replaces cfg->out whole (experiment.h, docs/guarantees.md). */
     struct exp_set *set;
@@ -535,7 +560,11 @@ int cli_simulate_and_write(const struct run_config *cfg,
         cli_error("%s", err);
         return CLI_FAILURE;
     }
-    if (!cfg->quiet)
+    if (cfg->json &&
+        cli_write_json(stdout, summary_json(cfg, t, w, &m)) != 0) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    } else if (!cfg->json && !cfg->quiet)
         print_table(cfg, w, &m);
     return CLI_OK;
 }

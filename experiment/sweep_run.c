@@ -19,13 +19,15 @@ static void progress_draw(struct sweep_progress *p, double now)
     double rate = (double)ran / (now - p->start > 1e-9 ? now - p->start
                                                        : 1e-9);
     long eta = (long)((double)left / (rate > 0 ? rate : 1) + 0.5);
-    fprintf(stderr, "\rhetsim sweep: %zu/%zu cells done", p->done, p->total);
+    /* a terminal gets one line redrawn; a log one plain line per draw */
+    fprintf(stderr, "%shetsim sweep: %zu/%zu cells done",
+            isatty(2) ? "\r" : "", p->done, p->total);
     if (p->skipped)
         fprintf(stderr, " (%zu before)", p->skipped);
     if (p->failed)
         fprintf(stderr, ", %zu failed", p->failed);
-    fprintf(stderr, ", %.1f cells/s, ETA %ld:%02ld:%02ld ", rate, eta / 3600,
-            eta / 60 % 60, eta % 60);
+    fprintf(stderr, ", %.1f cells/s, ETA %ld:%02ld:%02ld%s", rate, eta / 3600,
+            eta / 60 % 60, eta % 60, isatty(2) ? " " : "\n");
     p->last = now;
 }
 
@@ -34,7 +36,8 @@ void sweep_progress_step(struct sweep_progress *p, int failed)
     p->done++;
     p->failed += failed != 0;
     double now = cli_clock();
-    if (p->show && (now - p->last >= 0.25 || p->done == p->total))
+    double every = isatty(2) ? 0.25 : 10; /* a log: a line per 10 s */
+    if (p->show && (now - p->last >= every || p->done == p->total))
         progress_draw(p, now);
 }
 
@@ -44,7 +47,8 @@ void sweep_progress_end(struct sweep_progress *p)
         return;
     if (p->done == p->skipped) /* nothing ran: say so once */
         progress_draw(p, cli_clock());
-    fputc('\n', stderr);
+    if (isatty(2))
+        fputc('\n', stderr);
 }
 
 /* ---- Running the cells here -------------------------------------------- */

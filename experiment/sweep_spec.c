@@ -376,10 +376,11 @@ int sweep_spec_load(const char *path, struct sweep_spec *s)
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     int rc;
     if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        cli_error_at(path, line, 0, "invalid JSON");
+        long line, col;
+        char why[128];
+        sim_json_failure(text, end ? (size_t)(end - text) : 0, &line, &col,
+                         why, sizeof why);
+        cli_error_at(path, line, col, why);
         rc = CLI_BAD_INPUT;
     } else if (cli_json_lines_build(&x.lines, text, root) != 0) {
         cli_error("out of memory");

@@ -113,11 +113,12 @@ void plot_script_settings(struct plot_buf *b, const struct plot_chart *c)
     put_label(b, "set ylabel ", c->ylabel);
     /* width 1: a little room between the box and right-aligned names. */
     plot_buf_puts(b, "set grid\nset key opaque box width 1\n");
-    /* %g: 1000, 1e+06 rather than the default 1x10^6 in superscript. */
+    /* '%.0s%c': every tick in one form, a mantissa and an SI prefix (10,
+     * 100, 1k, 10k, 100k, 1M), where '%g' mixed 100000 with 1e+06. */
     if (c->flags & PLOT_LOG_X)
-        plot_buf_puts(b, "set logscale x\nset format x '%g'\n");
+        plot_buf_puts(b, "set logscale x\nset format x '%.0s%c'\n");
     if (c->flags & PLOT_LOG_Y)
-        plot_buf_puts(b, "set logscale y\n");
+        plot_buf_puts(b, "set logscale y\nset format y '%.0s%c'\n");
 }
 
 static void put_terminal(struct plot_buf *b, const struct plot_chart *c,

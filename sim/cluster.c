@@ -41,6 +41,34 @@ static long line_of(const char *text, size_t offset)
     return line;
 }
 
+/* Where and why JSON TEXT failed to parse at byte OFF (cJSON's error
+ * pointer): line and column from 1 into *LINE, *COL, and "trailing comma"
+ * when a ',' stands before a closing '}' or ']' (pointing at the comma). */
+void sim_json_failure(const char *text, size_t off, long *line, long *col,
+                      char *why, size_t cap)
+{
+    size_t at = off, k = off;
+    while (k > 0 && strchr(" \t\r\n", text[k - 1]))
+        k--;
+    size_t j = off;
+    while (text[j] && strchr(" \t\r\n", text[j]))
+        j++;
+    if (k > 0 && text[k - 1] == ',' && (text[j] == '}' || text[j] == ']')) {
+        at = k - 1;
+        snprintf(why, cap, "invalid JSON: trailing comma before '%c'",
+                 text[j]);
+    } else if (text[off])
+        snprintf(why, cap, "invalid JSON near '%c'", text[off]);
+    else
+        snprintf(why, cap, "invalid JSON: the text ends too early");
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < at && text[i]; i++) {
+        *col = text[i] == '\n' ? 1 : *col + 1;
+        *line += text[i] == '\n';
+    }
+}
+
 /* Checks that OBJ has only keys from ALLOWED (NULL-terminated). */
 static int check_keys(const cJSON *obj, const char *const *allowed,
                       const char *where, const char *src,
@@ -363,8 +391,12 @@ int cluster_parse(const char *text, const char *src, struct cluster **out,
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
         size_t off = end ? (size_t)(end - text) : 0;
-        sim_error_set(err, src, line_of(text, off),
-                      "invalid JSON near byte %zu", off + 1);
+        long line, col;
+        char why[128];
+        sim_json_failure(text, off, &line, &col, why, sizeof why);
+        sim_error_set(err, src, line, "%s", why);
+        if (err)
+            err->column = col;
         return SIM_EPARSE;
     }
     struct cluster *c = calloc(1, sizeof *c);

@@ -70,8 +70,11 @@ static void sort_doubles(double *x, size_t n)
     free(count);
 }
 
-/* Slowdowns are measured against at least this run time, so that very short
- * jobs do not dominate the mean (the usual "bounded slowdown"). */
+/* Bounded slowdown (Feitelson, Rudolph, Schwiegelshohn, Sevcik and Wong,
+ * "Theory and practice in parallel job scheduling", 1997): max(1, JCT /
+ * max(run time alone, this)), so that very short jobs do not dominate the
+ * mean and a job that ran faster than alone on its last type (it ran part
+ * of its work on a faster one) does not count below 1. */
 #define SLOWDOWN_MIN_RUNTIME_S 10.0
 
 int sim_summarize(const struct sim *s, struct sim_summary *out)
@@ -119,7 +122,7 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
         jct[n++] = t;
         sum_jct += t;
         sum_wait += t - j->run_s;
-        sum_slow += t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S);
+        sum_slow += fmax(1.0, t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S));
         if (j->finish_time > last)
             last = j->finish_time;
         if (j->finish_time > last_by_type[j->gpu_type])

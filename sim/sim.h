@@ -36,6 +36,14 @@ struct sim_error {
     char text[256];
 };
 
+/* Where and why JSON TEXT failed to parse at byte OFF (cJSON's error
+ * pointer): *LINE and *COL from 1, and WHY: "invalid JSON: trailing comma
+ * before ']'" (pointing at the comma), "... near 'x'", or "... ends too
+ * early". */
+void sim_json_failure(const char *text, size_t off, long *line, long *col,
+                      char *why, size_t cap);
+
+
 /* ---- Cluster ------------------------------------------------------------ */
 
 #define SIM_MAX_GPU_TYPES 32

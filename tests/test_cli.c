@@ -88,7 +88,7 @@ Test(cli, bad_input_names_file_and_line_exits_three_and_writes_nothing)
          "hetsim: error: /nonexistent.json: No such file"},
         {"--trace " DATA "/small.csv --cluster "
          HETSIM_TEST_DATA "/cluster/invalid/syntax_error.json",
-         "syntax_error.json:4: invalid JSON"},
+         "syntax_error.json:4:37: invalid JSON near '\"'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cr_assert_eq(hetsim("run %s --out %s/r", cases[i].args, tmpdir), 3,
@@ -132,12 +132,13 @@ Test(cli, run_writes_the_four_result_files_with_hand_computed_figures)
     snprintf(path, sizeof path, "%s/r/jobs.csv", tmpdir);
     read_file(path, text, sizeof text);
     cr_assert(strstr(text, "job_id,submit_time,start_time,finish_time,jct,"
-                           "wait,num_gpus,gpu_type,preemptions,status\n"));
-    cr_assert(strstr(text, "\nj2,10,10,130,120,0,4,K80,0,completed\n"), "%s",
+                           "wait,num_gpus,gpu_type,preemptions,status,reason\n"));
+    cr_assert(strstr(text, "\nj2,10,10,130,120,0,4,K80,0,completed,\n"), "%s",
               text);
-    cr_assert(strstr(text, "\nj3,20,50,60,40,30,1,V100,0,completed\n"));
-    cr_assert(strstr(text, "\nj5,35,,,,,8,,0,unschedulable\n"));
-    cr_assert(strstr(text, "\nj6,40,130,170,130,90,1,K80,0,completed\n"));
+    cr_assert(strstr(text, "\nj3,20,50,60,40,30,1,V100,0,completed,\n"));
+    cr_assert(strstr(text, "\nj5,35,,,,,8,,0,unschedulable,needs 8 "
+                           "GPUs; the GPU types it may use have at most 4\n"));
+    cr_assert(strstr(text, "\nj6,40,130,170,130,90,1,K80,0,completed,\n"));
 
     /* Timeline: at 20 the first job waits; at 50 two start on freed V100s.
      * frag_gpus (FGD, README "Definitions"): of the 7 jobs, those that fit

@@ -456,8 +456,16 @@ Test(plot_errorbars, keeps_each_value_and_its_bar_in_the_datablock)
     }
     free(t.v);
     char *gp = slurp("jct.gp", NULL);
-    cr_assert_not_null(strstr(gp, "using 1:2:3 with yerrorlines"));
-    cr_assert_not_null(strstr(gp, "using 1:4:5 with yerrorlines"));
+    /* each interval from max(0, value - bar) to value + bar (JCTs cannot
+     * be negative), each series shifted on x: the two of them by -/+ 2 %
+     * of the load span 0.4, about 0.008 */
+    cr_assert_not_null(strstr(gp, "):($2):($2-$3<0?0:$2-$3):($2+$3) with "
+                                  "yerrorlines"), "%s", gp);
+    cr_assert_not_null(strstr(gp, "):($4):($4-$5<0?0:$4-$5):($4+$5) with "
+                                  "yerrorlines"), "%s", gp);
+    cr_assert_not_null(strstr(gp, "using ($1+-0.008"), "%s", gp);
+    cr_assert_not_null(strstr(gp, "using ($1+0.008"), "%s", gp);
+    cr_assert_not_null(strstr(gp, "set yrange [0:*]"), "%s", gp);
     free(gp);
 }
 

@@ -131,6 +131,26 @@ static int is_swf_job(const char *line)
     return n == 18;
 }
 
+/* How many of want[0..nwant) are among names[0..n), exactly or as a typo
+ * (trace_nearest_name); 0 when none is there exactly. */
+static size_t count_near(char **names, size_t n, const char *const *want,
+                         size_t nwant)
+{
+    size_t exact = 0, near = 0;
+    for (size_t w = 0; w < nwant; w++) {
+        if (has_all(names, n, &want[w], 1)) {
+            exact++;
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (trace_nearest_name(names[i], strlen(names[i]), &want[w], 1)) {
+                near++;
+                break;
+            }
+    }
+    return exact ? exact + near : 0;
+}
+
 /* The format of a first line; TRACE_FMT_AUTO when none fits. */
 static enum trace_format detect_line(char *line)
 {
@@ -157,6 +177,12 @@ static enum trace_format detect_line(char *line)
     if (has_all(names, n, tiresias, 7))
         return TRACE_FMT_TIRESIAS;
     if (has_all(names, n, native, 4))
+        return TRACE_FMT_NATIVE;
+    /* A typo in a required column: the format whose required columns are
+     * all there, exactly or nearly, so that its reader names the column. */
+    if (count_near(names, n, tiresias, 7) == 7)
+        return TRACE_FMT_TIRESIAS;
+    if (count_near(names, n, native, 4) == 4)
         return TRACE_FMT_NATIVE;
     return TRACE_FMT_AUTO;
 }
@@ -313,8 +339,7 @@ int trace_csv_header(struct trace_csv *csv, const char *path,
         return rc;
     for (size_t c = 0; c < nrequired; c++) {
         if (field_of[c] < 0) {
-            trace_error_set(e, path, row.line, 0,
-                            "missing required column \"%s\"", names[c]);
+            trace_missing_column(e, path, &row, names[c]);
             return TRACE_EPARSE;
         }
     }
@@ -337,4 +362,33 @@ int trace_csv_check_row(const char *path, int got,
         return TRACE_EPARSE;
     }
     return 0;
+}
+
+void trace_missing_column(struct trace_error *e, const char *path,
+                          const struct trace_csv_row *header,
+                          const char *name)
+{
+    /* the header field nearest to NAME: likely a typo of it */
+    long col = 0;
+    size_t best = 4, nlen = strlen(name);
+    const char *text = NULL;
+    int len = 0;
+    for (size_t i = 0; i < header->nfields; i++) {
+        const char *b = header->fields[i].text;
+        size_t flen = header->fields[i].len;
+        size_t d = trace_edit_distance(b, flen, name);
+        if (d > 0 && d < best && d <= (nlen >= 9 ? 3u : nlen >= 5 ? 2u : 1u)) {
+            best = d;
+            col = (long)i + 1;
+            text = b;
+            len = (int)flen;
+        }
+    }
+    if (text)
+        trace_error_set(e, path, header->line, col,
+                        "missing required column \"%s\" (is \"%.*s\" a "
+                        "typo of it?)", name, len, text);
+    else
+        trace_error_set(e, path, header->line, 0,
+                        "missing required column \"%s\"", name);
 }

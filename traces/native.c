@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,7 +174,41 @@ static int find_column(const char *name, size_t len)
     return -1;
 }
 
-/* Maps known column names to fields; unknown names are ignored. */
+/* Names of cols[], for trace_nearest_name. */
+static const char *const *col_names(void)
+{
+    static const char *names[NCOLS];
+    for (size_t c = 0; c < NCOLS; c++)
+        names[c] = cols[c].name;
+    return names;
+}
+
+/* An unknown column I of the header: an error under TRACE_STRICT, else a
+ * warning kept in the trace; both name the nearest known column. */
+static int unknown_column(struct reader *r, const struct trace_csv_row *row,
+                          size_t i, const char *b, size_t len,
+                          struct trace_error *e)
+{
+    const char *near = trace_nearest_name(b, len, col_names(), NCOLS);
+    char text[200];
+    snprintf(text, sizeof text, "unknown column \"%.*s\"%s%s%s", (int)len,
+             b, near ? " (did you mean \"" : "", near ? near : "",
+             near ? "\"?)" : "");
+    if (r->flags & TRACE_STRICT) {
+        trace_error_set(e, r->path, row->line, (long)i + 1,
+                        "%s; known columns: docs/formats.md", text);
+        return TRACE_EPARSE;
+    }
+    struct trace *t = r->trace;
+    if (t->nwarnings < TRACE_MAX_WARNINGS)
+        trace_error_set(&t->warnings[t->nwarnings], r->path, row->line,
+                        (long)i + 1, "%s; ignored", text);
+    t->nwarnings++;
+    return 0;
+}
+
+/* Maps known column names to fields; unknown names are warned about
+ * (unknown_column). */
 static int map_columns(struct reader *r, const struct trace_csv_row *row,
                        long *field_of_col, struct trace_error *e)
 {
@@ -185,6 +220,11 @@ static int map_columns(struct reader *r, const struct trace_csv_row *row,
         while (end > b && end[-1] == ' ')
             end--;
         c = find_column(b, (size_t)(end - b));
+        if (c < 0 && end > b) {
+            int rc = unknown_column(r, row, i, b, (size_t)(end - b), e);
+            if (rc)
+                return rc;
+        }
         if (c < 0)
             continue;
         if (field_of_col[c] >= 0) {
@@ -222,8 +262,7 @@ static int read_header(struct reader *r, struct trace_error *e)
         return rc;
     for (size_t c = 0; c < NREQUIRED; c++) {
         if (field_of_col[c] < 0) {
-            trace_error_set(e, r->path, row.line, 0,
-                            "missing required column \"%s\"", cols[c].name);
+            trace_missing_column(e, r->path, &row, cols[c].name);
             return TRACE_EPARSE;
         }
     }

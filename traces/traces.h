@@ -87,6 +87,7 @@ struct trace_note {
     size_t count;
 };
 #define TRACE_MAX_NOTES 8
+#define TRACE_MAX_WARNINGS 8
 
 enum trace_format {
     TRACE_FMT_AUTO,        /* detect from the header and the extension */
@@ -108,10 +109,16 @@ struct trace {
     enum trace_format format;
     struct trace_note notes[TRACE_MAX_NOTES];
     size_t nnotes;
+    /* What a reader read but did not use (an unknown column), for the
+     * caller to print; the first TRACE_MAX_WARNINGS, nwarnings counts all. */
+    struct trace_error warnings[TRACE_MAX_WARNINGS];
+    size_t nwarnings;
 };
 
 enum trace_flags {
     TRACE_SKIP_BAD_ROWS = 1 << 0, /* count bad rows instead of failing */
+    TRACE_STRICT = 1 << 1,        /* an unknown column is an error, not a
+                                     warning */
 };
 
 struct trace_options {
@@ -166,6 +173,16 @@ int trace_read_swf(const char *path, const struct trace_options *opt,
  * is model and job_type; a repeated job_id is an error. */
 int trace_read_tiresias(const char *path, const struct trace_options *opt,
                         struct trace **out, struct trace_error *err);
+
+/* Levenshtein distance between A[0..ALEN) and the string B ((size_t)-1 for
+ * names of 64 characters or more). */
+size_t trace_edit_distance(const char *a, size_t alen, const char *b);
+/* The one of NAMES[0..N) (NULL entries skipped) nearest to WORD[0..LEN)
+ * that is close enough to be a typo of it (1 edit for names of up to 4
+ * characters, 2 up to 8, 3 beyond; or WORD is a prefix of it of at least 3
+ * characters), NULL if none is or WORD is one of them. */
+const char *trace_nearest_name(const char *word, size_t len,
+                               const char *const *names, size_t n);
 
 /* Frees a trace; NULL is a no-op. */
 void trace_destroy(struct trace *t);

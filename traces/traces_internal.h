@@ -208,6 +208,12 @@ int trace_csv_header(struct trace_csv *csv, const char *path,
                      const char *const *names, size_t n, size_t nrequired,
                      long *field_of, size_t *nfields, struct trace_error *e);
 
+/* Fills *e with "missing required column NAME" at HEADER's line, naming
+ * the header field that looks like a typo of it, if one does. */
+void trace_missing_column(struct trace_error *e, const char *path,
+                          const struct trace_csv_row *header,
+                          const char *name);
+
 /* TRACE_EPARSE with *e filled for a record trace_csv_next returned as GOT
  * that is malformed or has other than nfields fields; else 0. */
 int trace_csv_check_row(const char *path, int got,

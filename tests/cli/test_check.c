@@ -146,7 +146,8 @@ Test(check, bad_input_exits_3_with_file_and_line)
               NULL, "%s", ck_err);
     write_file("broken.json", "{\"hetsim_baseline\": 1,\n \"figures\": {\n");
     cr_expect_eq(check("broken.json", "run/summary.json", ""), 3);
-    cr_expect(strstr(ck_err, "broken.json:3: invalid JSON") != NULL, "%s",
+    cr_expect(strstr(ck_err, "broken.json:3:1: invalid JSON: the text "
+                                  "ends too early") != NULL, "%s",
               ck_err);
     write_file("plain.json", "{\"figures\": {\"avg_jct_s\": 77.5}}\n");
     cr_expect_eq(check("plain.json", "run/summary.json", ""), 3);

@@ -78,7 +78,7 @@ Test(compare, runs_each_policy_and_tabulates_the_hand_computed_jct)
     cr_assert(cJSON_IsNumber(v));
     cr_assert_eq(v->valuedouble, avg);
     cJSON_Delete(root);
-    cr_assert_not_null(strstr(cmp_out, "avg_jct_s"));
+    cr_assert_not_null(strstr(cmp_out, "avg JCT"));
     const char *charts[] = {"jct_cdf.gp", "jct_bars.gp", "makespan.gp",
                             "utilization.gp"};
     for (size_t i = 0; i < 4; i++)
@@ -92,11 +92,16 @@ Test(compare, writes_a_self_contained_report_with_a_row_per_policy)
     read_in("rep", "report.html", page, sizeof page);
     cr_assert(strncmp(page, "<!DOCTYPE html>", 15) == 0);
     cr_assert(strstr(page, "</html>\n"));
-    /* FIFO's row: 6 jobs done, then the hand-computed average JCT 77.5 s
-     * (see the test above), shown with one decimal. */
-    cr_assert(strstr(page, "<tr><th>fifo</th><td>6</td><td>77.5</td>"),
+    /* FIFO's row: cluster, placement, 1 of 7 jobs unschedulable (j5 asks
+     * for 8 GPUs, a type has at most 4), 6 jobs done, then the
+     * hand-computed average JCT 77.5 s (see the test above), shown with one
+     * decimal, and in hours (77.5 / 3600 = 0.0215). */
+    cr_assert(strstr(page, "<tr><th>fifo</th><td>small</td><td>fastest</td>"
+                           "<td>1 of 7</td><td>6</td><td>77.5</td>"
+                           "<td>0.02</td>"),
               "%s", page);
-    cr_assert(strstr(page, "<tr><th>sjf</th><td>6</td>"));
+    cr_assert(strstr(page, "<tr><th>sjf</th><td>small</td><td>fastest</td>"
+                           "<td>1 of 7</td><td>6</td>"));
     /* Four charts, each inlined when gnuplot drew it, each captioned. */
     cr_assert_eq(count_matches(page, "<figcaption>"), 4);
     if (system("command -v \"${HETSIM_GNUPLOT:-gnuplot}\" >/dev/null") == 0)
@@ -117,7 +122,7 @@ Test(compare, utilization_chart_never_hides_a_busy_moment)
     static char gp[1 << 18], tl[1 << 16];
     read_in("util", "utilization.gp", gp, sizeof gp);
     read_in("util", "fifo/timeline.csv", tl, sizeof tl);
-    /* $steps: time, fifo %, sjf %; the small cluster has 8 GPUs. */
+    /* $steps: time (h), fifo %, sjf %; the small cluster has 8 GPUs. */
     double x[600], y[600];
     size_t n = 0;
     char *p = strstr(gp, "$steps << EOD\n");
@@ -138,7 +143,7 @@ Test(compare, utilization_chart_never_hides_a_busy_moment)
         strtod(line + 1, &line);
         double busy = 100 * strtod(line + 1, &line) / 8;
         size_t i = 0;
-        while (i + 1 < n && x[i + 1] <= t)
+        while (i + 1 < n && x[i + 1] <= t / 3600) /* the chart in hours */
             i++;
         cr_assert(y[i] >= busy, "at %g: %g < %g", t, y[i], busy);
         top = busy > top ? busy : top;
@@ -172,9 +177,10 @@ Test(compare, runs_ten_policies_counting_plugins_named_by_file)
     cr_assert_eq(strcspn(a + 6, "\n"), strcspn(b + 19, "\n"));
     cr_assert_eq(strncmp(a + 6, b + 19, strcspn(a + 6, "\n")), 0);
     read_in("ten", "report.html", page, sizeof page);
-    /* 6 rows of inputs, the table's heading row, a row per policy. */
-    cr_assert_eq(count_matches(page, "<tr><th>"), 6 + 1 + 10);
-    cr_assert(strstr(page, "<tr><th>libsmallest_gpus_first.so</th><td>6"));
+    /* 7 rows of inputs, the table's heading row, a row per policy. */
+    cr_assert_eq(count_matches(page, "<tr><th>"), 7 + 1 + 10);
+    cr_assert(strstr(page, "<tr><th>libsmallest_gpus_first.so</th><td>small"
+                           "</td><td>fastest</td><td>1 of 7</td><td>6"));
     read_in("ten", "jct_cdf.gp", page, sizeof page);
     cr_assert(strstr(page, "$cdf9 << EOD"));
     cr_assert(strstr(page, "'libsmallest_gpus_first.so' noenhanced"));

@@ -24,7 +24,7 @@ static void teardown(void)
     clitest_remove_dir(o_dir);
 }
 
-TestSuite(outputs, .init = setup, .fini = teardown);
+TestSuite(outputs_option, .init = setup, .fini = teardown);
 
 /* FIFO on the small fixture into o_dir/SUB with EXTRA options. */
 static int run_small(const char *sub, const char *extra)
@@ -44,7 +44,7 @@ static int exists(const char *sub, const char *name)
     return access(path, F_OK) == 0;
 }
 
-Test(outputs, summary_writes_the_same_summary_and_no_big_files)
+Test(outputs_option, summary_writes_the_same_summary_and_no_big_files)
 {
     cr_assert_eq(run_small("all", ""), 0, "%s", o_err);
     cr_assert_eq(run_small("sum", "--outputs summary"), 0, "%s", o_err);
@@ -62,7 +62,7 @@ Test(outputs, summary_writes_the_same_summary_and_no_big_files)
     cr_assert(exists("all", "jobs.csv"));
 }
 
-Test(outputs, summary_removes_big_files_of_an_earlier_run)
+Test(outputs_option, summary_removes_big_files_of_an_earlier_run)
 {
     cr_assert_eq(run_small("r", ""), 0, "%s", o_err);
     cr_assert(exists("r", "jobs.csv"));
@@ -72,7 +72,7 @@ Test(outputs, summary_removes_big_files_of_an_earlier_run)
     cr_assert(exists("r", "summary.json"));
 }
 
-Test(outputs, an_unknown_value_is_a_usage_error)
+Test(outputs_option, an_unknown_value_is_a_usage_error)
 {
     cr_assert_eq(run_small("x", "--outputs jobs"), 2);
     cr_assert(strstr(o_err, "--outputs"), "%s", o_err);

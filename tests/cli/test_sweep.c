@@ -123,7 +123,7 @@ Test(sweep, shows_the_hand_drawn_fifo_schedule_with_no_spread)
     cr_assert_eq(sweep("small.json", out), 0, "%s", sw_err);
     cr_expect(strstr(sw_err, "3/3 cells done (3 before)") != NULL, "%s",
               sw_err);
-    cr_expect(strstr(sw_out, "3 cells; statistics over 3 seeds") != NULL,
+    cr_expect(strstr(sw_err, "3 cells; statistics over 3 seeds") != NULL,
               "%s", sw_out);
     static char again[1 << 14];
     read_in("out/sweep.csv", again, sizeof again);
@@ -336,7 +336,8 @@ Test(sweep, a_bad_spec_is_named_by_file_and_line)
                     "bad.json:3: \"clusters\": each entry must be");
     expect_bad_spec("{\"traces\": [\"" SMALL ".csv\"],\n \"clusters\": [\"gavel-108\"]"
                     ",\n \"policies\": [\"fifo\"], \"seeds\": 1,,}\n",
-                    "bad.json:3: invalid JSON");
+                    /* the second comma of ",,}" is the 35th character */
+                    "bad.json:3:35: invalid JSON: trailing comma before '}'");
     expect_bad_spec("{\"generator\": {\"load\": [0.5, -1]},\n"
                     " \"clusters\": [\"gavel-108\"], \"policies\": [\"fifo\"],"
                     " \"seeds\": 1}\n",
