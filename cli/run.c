@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "hetsim_python.h"
 #include "policy.h"
 
 static void run_usage(void)
@@ -431,7 +432,8 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
 int cli_policy_is_plugin(const char *name)
 {
     size_t len = strlen(name);
-    return strchr(name, '/') || (len > 3 && strcmp(name + len - 3, ".so") == 0);
+    return strchr(name, '/') || hpy_is_policy(name) ||
+           (len > 3 && strcmp(name + len - 3, ".so") == 0);
 }
 
 int cli_run(int argc, char **argv)
@@ -445,7 +447,9 @@ int cli_run(int argc, char **argv)
     const struct pol_ops *ops = pol_find(cfg.policy);
     if (!ops && cli_policy_is_plugin(cfg.policy)) {
         char why[1024];
-        if (pol_load_plugin(cfg.policy, &ops, why, sizeof why) != 0) {
+        if ((hpy_is_policy(cfg.policy)
+                 ? hpy_load_policy(cfg.policy, &ops, why, sizeof why)
+                 : pol_load_plugin(cfg.policy, &ops, why, sizeof why)) != 0) {
             cli_error("%s", why);
             return CLI_BAD_INPUT;
         }
