@@ -176,16 +176,11 @@ static int refuse(const struct hslot *sl,
     return HETSIM_EINVAL;
 }
 
-/* The instance: cls(config), or cls() when it has no __init__ of its own. */
+/* The instance: cls(config), or cls() when __init__ takes no config. */
 static PyObject *instantiate(PyObject *cls, PyObject *config)
 {
-    PyObject *init = PyObject_GetAttrString(cls, "__init__");
-    PyObject *base =
-        PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__init__");
-    int own = init && base && init != base;
-    Py_XDECREF(init);
-    Py_XDECREF(base);
-    return own ? PyObject_CallOneArg(cls, config) : PyObject_CallNoArgs(cls);
+    return PyObject_CallFunctionObjArgs(hpy_helper("instantiate"), cls,
+                                        config, NULL);
 }
 
 static int host_create(struct hslot *sl, const struct hetsim_policy_config *cfg,
