@@ -179,8 +179,8 @@ static int refuse(const struct hslot *sl,
 /* The instance: cls(config), or cls() when __init__ takes no config. */
 static PyObject *instantiate(PyObject *cls, PyObject *config)
 {
-    return PyObject_CallFunctionObjArgs(hpy_helper("instantiate"), cls,
-                                        config, NULL);
+    return PyObject_CallFunctionObjArgs(hpy_helper("instantiate"), cls, config,
+                                        NULL);
 }
 
 static int host_create(struct hslot *sl, const struct hetsim_policy_config *cfg,
