@@ -210,3 +210,30 @@ Test(python_errors, broken_files_exit_3_with_file_and_line)
                        err);
     clitest_remove_dir(dir);
 }
+
+/* By hand: "fast" (speed 2) and "slow" (speed 1), one GPU each; three
+ * 1-GPU jobs at 0 of 200, 60, 100 s on the fast type. j0 takes fast
+ * [0, 200], j1 slow [0, 120]. For j2, fast finishes at 200 + 100 = 300,
+ * slow at 120 + 200 = 320: fastest_finish.py waits for fast and ends at
+ * 300, where fifo takes slow when it frees at 120 and ends at 320. */
+Test(python_examples, fastest_finish_waits_for_the_type_that_ends_a_job_first)
+{
+    char dir[64];
+    clitest_make_dir(dir, "hetsim-python");
+    const char *args =
+        "--trace " FIX "three-jobs.csv --cluster " FIX "two-speeds.json";
+    cr_assert_eq(run(dir, "ff", EX "fastest_finish.py", args), 0, "%s", err);
+    cr_assert_eq(run(dir, "fifo", "fifo", args), 0, "%s", err);
+    char path[128], text[1024];
+    snprintf(path, sizeof path, "%s/ff/jobs.csv", dir);
+    clitest_read_file(path, text, sizeof text);
+    cr_assert_not_null(strstr(text, "j0,0,0,200,200,0,1,fast,"), "%s", text);
+    cr_assert_not_null(strstr(text, "j1,0,0,120,120,0,1,slow,"), "%s", text);
+    cr_assert_not_null(strstr(text, "j2,0,200,300,300,200,1,fast,"), "%s",
+                       text);
+    snprintf(path, sizeof path, "%s/fifo/jobs.csv", dir);
+    clitest_read_file(path, text, sizeof text);
+    cr_assert_not_null(strstr(text, "j2,0,120,320,320,120,1,slow,"), "%s",
+                       text);
+    clitest_remove_dir(dir);
+}
