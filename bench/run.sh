@@ -172,3 +172,6 @@ oracle_wall=$wall
 loop_run predictor "predictor:$work/runtime.bin"
 awk -v a="$oracle_wall" -v b="$wall" 'BEGIN {
   printf "   predictor / oracle, whole command: %.2fx (target: under 3x)\n", b / a }'
+
+echo
+"$here/python.sh" "$build"
