@@ -10,10 +10,11 @@
 #include "policy.h"
 #include "sweep_spec_internal.h"
 
-static int set_label(struct sweep_policy *p, int *oom)
+/* The label: NAME (the policy as the SPEC names it) and the options. */
+static int set_label(struct sweep_policy *p, const char *name, int *oom)
 {
     char label[2048];
-    size_t len = (size_t)snprintf(label, sizeof label, "%s", p->name);
+    size_t len = (size_t)snprintf(label, sizeof label, "%s", name);
     for (size_t i = 0; i < p->nopts && len < sizeof label; i++)
         len += (size_t)snprintf(label + len, sizeof label - len, "%s%s=%s",
                                 i ? "," : "[", p->keys[i], p->values[i]);
@@ -106,7 +107,7 @@ static int parse_policy(struct spec_ctx *x, const cJSON *item,
         return spec_bad(x, item, "policy %s: give a \"label\" to tell it apart "
                    "when it sets placement or backfill", p->name);
     else
-        set_label(p, oom);
+        set_label(p, name->valuestring, oom);
     return 0;
 }
 

@@ -237,3 +237,38 @@ Test(python_examples, fastest_finish_waits_for_the_type_that_ends_a_job_first)
                        text);
     clitest_remove_dir(dir);
 }
+
+/* compare and sweep take Python files like plugins; a sweep SPEC names
+ * them relative to itself, like its traces, and their options are
+ * checked by the runs. The fifo.py rows equal the fifo rows. */
+Test(python_commands, compare_and_sweep_run_python_policies)
+{
+    char dir[64];
+    clitest_make_dir(dir, "hetsim-python");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cp " EX "fifo.py %s/mine.py", dir);
+    cr_assert_eq(system(cmd), 0);
+    clitest_write_file(dir, "spec.json",
+                       "{\"traces\": [\"" SRC "/traces/tiresias/60_job.csv\"],"
+                       " \"clusters\": [\"philly-like\"], \"policies\": "
+                       "[\"fifo\", \"mine.py\"], \"seeds\": [1]}\n");
+    snprintf(cmd, sizeof cmd, "sweep %s/spec.json -q -j 1 --out %s/sweep", dir,
+             dir);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    snprintf(cmd, sizeof cmd,
+             "test \"$(grep -c ',fifo,' %s/sweep/sweep.csv)"
+             "\" = 1 && test \"$(grep ',fifo,' %s/sweep/sweep.csv | cut -d, "
+             "-f5-)\" = \"$(grep ',mine.py,' %s/sweep/sweep.csv | cut -d, "
+             "-f5-)\"",
+             dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "the mine.py row differs from fifo's");
+    snprintf(cmd, sizeof cmd,
+             "compare " TIRESIAS " --policies fifo,%s/mine.py"
+             " --out %s/cmp -j 1",
+             dir, dir);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert_not_null(strstr(out, "mine.py"), "%s", out);
+    clitest_remove_dir(dir);
+}
