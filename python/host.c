@@ -1,6 +1,6 @@
-/* host.c -- a Python class as a policy plugin: each policy file (or class
- * handed to hetsim.run()) gets a slot holding a struct hetsim_policy_plugin
- * whose hooks call the class's methods, registered with
+/* host.c -- a Python class as a policy plugin: each policy file (load.c)
+ * or class handed to hetsim.run() gets a slot holding a struct
+ * hetsim_policy_plugin whose hooks call the class's methods, registered with
  * pol_plugin_register() so that it runs through the same adapter and api
  * as a C plugin. create() has no argument saying which table it belongs
  * to, so each slot has its own create trampoline (as in plugin.c).
@@ -404,132 +404,26 @@ void hpy_host_clear(void)
     }
 }
 
-/* ---- Loading ------------------------------------------------------------- */
-
-int hpy_is_policy(const char *name)
+int hpy_install(const char *key, const char *file, PyObject *cls,
+                const char *name, const struct pol_ops **out, char *why,
+                size_t cap)
 {
-    size_t len = strlen(name);
-    return strncmp(name, "python:", 7) == 0 ||
-           (len > 3 && strcmp(name + len - 3, ".py") == 0);
-}
-
-/* Runs the file PATH as module NAME; its namespace dict, or NULL. */
-static PyObject *run_file(const char *path, const char *name)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
-    PyObject *mod = PyModule_New(name);
-    PyObject *d = mod ? PyModule_GetDict(mod) : NULL;
-    PyObject *sys_modules = PyImport_GetModuleDict();
-    PyObject *file = PyUnicode_DecodeFSDefault(path);
-    int ok =
-        d && file && PyDict_SetItemString(d, "__file__", file) == 0 &&
-        PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) == 0 &&
-        PyDict_SetItemString(sys_modules, name, mod) == 0;
-    Py_XDECREF(file);
-    PyObject *r =
-        ok ? PyRun_FileExFlags(f, path, Py_file_input, d, d, 0, NULL) : NULL;
-    fclose(f);
-    Py_XDECREF(r);
-    if (!r) {
-        Py_XDECREF(mod);
-        return NULL;
-    }
-    Py_INCREF(d);
-    Py_DECREF(mod); /* sys.modules keeps it */
-    return d;
-}
-
-/* Puts the folder of PATH first on sys.path, for the file's own imports. */
-static void add_folder(const char *path)
-{
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    PyObject *dir = PyUnicode_DecodeFSDefault(dirname(copy));
-    PyObject *sys_path = PySys_GetObject("path"); /* borrowed */
-    if (dir && sys_path && PySequence_Contains(sys_path, dir) == 0)
-        PyList_Insert(sys_path, 0, dir);
-    PyErr_Clear();
-    Py_XDECREF(dir);
-}
-
-static int load_file(const char *path, const struct pol_ops **out, char *why,
-                     size_t cap)
-{
-    struct stat st;
-    char real[PATH_MAX];
-    if (stat(path, &st) != 0 || !realpath(path, real)) {
-        snprintf(why, cap, "%s: cannot open Python policy: %s", path,
-                 strerror(errno));
-        return SIM_EIO;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(why, cap, "%s: Python policy is not a file", path);
-        return SIM_EIO;
-    }
-    int rc = hpy_ensure_python(why, cap);
-    if (rc)
-        return rc;
-    struct hslot *sl = slot_for(real);
+    struct hslot *sl = slot_for(key);
     if (!sl) {
         snprintf(why, cap, "%s: too many Python policies loaded (at most %d)",
-                 path, HPY_SLOTS);
+                 file, HPY_SLOTS);
         return SIM_EINVAL;
     }
-    char stem[256], copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    snprintf(stem, sizeof stem, "%s", basename(copy));
-    stem[strlen(stem) - 3] = '\0'; /* ".py" */
-    add_folder(real);
-    PyObject *d = run_file(path, stem);
-    PyObject *cls = d ? PyDict_GetItemString(d, "Policy") : NULL;
-    if (d && (!cls || !PyType_Check(cls)))
-        PyErr_SetString(PyExc_TypeError, "the file defines no class Policy");
-    if (!cls || !PyType_Check(cls)) {
-        char text[512];
-        hpy_error_text(text, sizeof text, NULL);
-        if (strncmp(text, path, strlen(path)) == 0)
-            snprintf(why, cap, "%s", text); /* already FILE:LINE: ... */
-        else
-            snprintf(why, cap, "%s: %s", path, text);
-        Py_XDECREF(d);
-        return SIM_EPARSE;
-    }
-    rc = install(sl, real, path, cls, stem, why, cap);
-    Py_DECREF(d);
+    int rc = install(sl, key, file, cls, name, why, cap);
     if (!rc)
         *out = sl->ops;
     return rc;
 }
 
-int hpy_load_policy(const char *name, const struct pol_ops **out, char *why,
-                    size_t cap)
+const struct pol_ops *hpy_installed(const char *key)
 {
-    *out = NULL;
-    if (strncmp(name, "python:", 7) != 0)
-        return load_file(name, out, why, cap);
     for (size_t i = 0; i < HPY_SLOTS; i++)
-        if (strcmp(hslots[i].key, name) == 0) {
-            *out = hslots[i].ops;
-            return 0;
-        }
-    snprintf(why, cap,
-             "%s: no such Python policy (a class is handed to "
-             "hetsim.run() as policy=TheClass)",
-             name);
-    return SIM_EINVAL;
-}
-
-int hpy_register_class(PyObject *cls, const char *name, const char *file,
-                       char *why, size_t cap)
-{
-    struct hslot *sl = slot_for(name);
-    if (!sl) {
-        snprintf(why, cap, "%s: too many Python policies loaded (at most %d)",
-                 name, HPY_SLOTS);
-        return SIM_EINVAL;
-    }
-    const char *dot = strrchr(name, '.');
-    return install(sl, name, file, cls, dot ? dot + 1 : name + 7, why, cap);
+        if (hslots[i].key[0] && strcmp(hslots[i].key, key) == 0)
+            return hslots[i].ops;
+    return NULL;
 }

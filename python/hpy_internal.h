@@ -55,6 +55,14 @@ void hpy_error_text(char *buf, size_t cap, PyObject **out);
  * hetsim.run() (hpy_keep_errors). */
 void hpy_report(char *head, size_t cap);
 
+/* Makes CLS (a strong ref is kept) the policy KEY (a file's real path, or
+ * "python:MOD.CLASS"), FILE in messages, named NAME unless the class says;
+ * loading KEY again refills its slot. 0 or a SIM_E* code with WHY. */
+int hpy_install(const char *key, const char *file, PyObject *cls,
+                const char *name, const struct pol_ops **out, char *why,
+                size_t cap);
+const struct pol_ops *hpy_installed(const char *key); /* or NULL */
+
 /* Drops the classes of the loaded policies (host.c). */
 void hpy_host_clear(void);
 
