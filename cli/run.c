@@ -28,9 +28,6 @@ static void run_usage(void)
         "total_steps / throughput\n"
         "  -p, --policy NAME     scheduling policy (default fifo; "
         "`hetsim policies`)\n"
-        "                        or a plugin ./libmine.so, or a Python "
-        "file mine.py\n"
-        "                        (docs/python.md)\n"
         "      --policy-opt K=V  a policy parameter (repeatable; "
         "`hetsim policies --verbose`)\n"
         "      --placement P     fastest (default), consolidate, first-fit, "
@@ -104,6 +101,9 @@ static void run_usage(void)
         "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
         "--cluster gavel-108 \\\n"
         "             --policy fifo --out results/fifo\n");
+    /* A second string: ISO C caps one at 4095 bytes. */
+    fputs("--policy also takes a plugin (./libmine.so) or a policy in Python "
+          "(mine.py,\ndocs/python.md).\n", stdout);
 }
 
 static int parse_seed(const char *arg, uint64_t *seed)
