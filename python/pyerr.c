@@ -85,6 +85,7 @@ int hpy_ensure_python(char *why, size_t cap)
         PyConfig_InitPythonConfig(&config);
         config.install_signal_handlers = 0; /* Ctrl-C stops hetsim */
         config.parse_argv = 0;
+        config.write_bytecode = 0; /* no __pycache__ beside policy files */
         PyStatus st = Py_InitializeFromConfig(&config);
         PyConfig_Clear(&config);
         if (PyStatus_Exception(st)) {

@@ -15,6 +15,8 @@ import tempfile
 
 import hetsim
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
 TRACE = os.path.join(SRC, "traces", "gavel", "msr-seed0-6214e9.csv")
