@@ -18,6 +18,8 @@ PACKAGES = cmake make gcc pkg-config libc6-dev \
            libglpk-dev zlib1g-dev chromium
 # the pod generator of `make bench` (traces/alibaba2023/synth.py)
 PACKAGES += python3
+# policies in Python and `import hetsim` (python/)
+PACKAGES += python3-dev
 # and for `make fuzz` (libFuzzer comes with clang's runtime)
 FUZZ_PACKAGES = clang libclang-rt-14-dev
 

@@ -346,3 +346,6 @@ awk -F, 'NR == FNR { if (FNR > 1) gavel[$2 "," $3] = $13; next }
            (g > 0 && $5 > 0) ? g / $5 : 0 }' \
   "$work/reproduce/table.csv" "$work/reproduce/runs.csv"
 awk -v s="$start" -v e="$end" 'BEGIN { printf "   whole command (8 runs and the table): %.1f s\n", e - s }'
+
+echo
+"$here/python.sh" "$build"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hetsim_python.h"
 #include "policy.h"
 
 static void run_usage(void)
@@ -146,6 +147,9 @@ static void run_usage(void)
         "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
         "--cluster gavel-108 \\\n"
         "             --policy fifo --out results/fifo\n");
+    /* A second string: ISO C caps one at 4095 bytes. */
+    fputs("--policy also takes a plugin (./libmine.so) or a policy in Python "
+          "(mine.py,\ndocs/python.md).\n", stdout);
 }
 
 static int parse_seed(const char *arg, uint64_t *seed)
@@ -613,7 +617,8 @@ static int maybe_share(struct run_config *cfg, struct workload *w,
 int cli_policy_is_plugin(const char *name)
 {
     size_t len = strlen(name);
-    return strchr(name, '/') || (len > 3 && strcmp(name + len - 3, ".so") == 0);
+    return strchr(name, '/') || hpy_is_policy(name) ||
+           (len > 3 && strcmp(name + len - 3, ".so") == 0);
 }
 
 int cli_run(int argc, char **argv)
@@ -627,7 +632,9 @@ int cli_run(int argc, char **argv)
     const struct pol_ops *ops = pol_find(cfg.policy);
     if (!ops && cli_policy_is_plugin(cfg.policy)) {
         char why[1024];
-        if (pol_load_plugin(cfg.policy, &ops, why, sizeof why) != 0) {
+        if ((hpy_is_policy(cfg.policy)
+                 ? hpy_load_policy(cfg.policy, &ops, why, sizeof why)
+                 : pol_load_plugin(cfg.policy, &ops, why, sizeof why)) != 0) {
             cli_error("%s", why);
             return CLI_BAD_INPUT;
         }

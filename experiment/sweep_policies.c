@@ -10,10 +10,11 @@
 #include "policy.h"
 #include "sweep_spec_internal.h"
 
-static int set_label(struct sweep_policy *p, int *oom)
+/* The label: NAME (the policy as the SPEC names it) and the options. */
+static int set_label(struct sweep_policy *p, const char *name, int *oom)
 {
     char label[2048];
-    size_t len = (size_t)snprintf(label, sizeof label, "%s", p->name);
+    size_t len = (size_t)snprintf(label, sizeof label, "%s", name);
     for (size_t i = 0; i < p->nopts && len < sizeof label; i++)
         len += (size_t)snprintf(label + len, sizeof label - len, "%s%s=%s",
                                 i ? "," : "[", p->keys[i], p->values[i]);
@@ -32,10 +33,10 @@ static int policy_options(struct spec_ctx *x, struct sweep_policy *p,
     const struct pol_ops *ops = pol_find(p->name);
     for (const cJSON *c = opts->child; c; c = c->next) {
         size_t i = 0;
-        while (ops->params && ops->params[i].name &&
+        while (ops && ops->params && ops->params[i].name &&
                strcmp(ops->params[i].name, c->string) != 0)
             i++;
-        if (!ops->params || !ops->params[i].name)
+        if (ops && (!ops->params || !ops->params[i].name))
             return spec_bad(x, c, "policy %s has no option \"%s\" (`hetsim "
                        "policies --verbose`)", p->name, c->string);
         if (p->nopts == SWEEP_MAX_OPTS)
@@ -87,10 +88,16 @@ static int parse_policy(struct spec_ctx *x, const cJSON *item,
                    "an object with \"name\"");
     if (!name)
         return spec_bad(x, item, "policies: missing \"name\"");
-    if (!pol_find(name->valuestring))
+    /* A plugin or Python file, named relative to the SPEC, is checked by
+     * its runs (its options too). */
+    int plugin = !pol_find(name->valuestring) &&
+                 cli_policy_is_plugin(name->valuestring);
+    if (!pol_find(name->valuestring) && !plugin)
         return spec_bad(x, name, "unknown policy \"%s\" (`hetsim policies`)",
                    name->valuestring);
-    p->name = spec_dup(name->valuestring, oom);
+    p->name = plugin && strncmp(name->valuestring, "python:", 7) != 0
+                  ? spec_beside(x->source, name->valuestring, oom)
+                  : spec_dup(name->valuestring, oom);
     int rc = opts && p->name ? policy_options(x, p, opts, oom) : 0;
     if (rc || !p->name)
         return rc;
@@ -100,7 +107,7 @@ static int parse_policy(struct spec_ctx *x, const cJSON *item,
         return spec_bad(x, item, "policy %s: give a \"label\" to tell it apart "
                    "when it sets placement or backfill", p->name);
     else
-        set_label(p, oom);
+        set_label(p, name->valuestring, oom);
     return 0;
 }
 

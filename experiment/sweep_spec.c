@@ -38,7 +38,7 @@ char *spec_dup(const char *text, int *oom)
 }
 
 /* PATH as opened from here: relative paths are relative to the SPEC. */
-static char *beside(const char *spec, const char *path, int *oom)
+char *spec_beside(const char *spec, const char *path, int *oom)
 {
     const char *slash = strrchr(spec, '/');
     if (path[0] == '/' || !slash)
@@ -113,7 +113,7 @@ static int parse_traces(struct spec_ctx *x, const cJSON *arr, int *oom)
     for (size_t i = 0; i < n; i++, item = item->next) {
         struct sweep_workload *w = &x->s->work[x->s->nwork++];
         w->label = paths[i];
-        w->path = w->label ? beside(x->source, w->label, oom) : NULL;
+        w->path = w->label ? spec_beside(x->source, w->label, oom) : NULL;
         w->load = NAN;
         if (!rc)
             rc = readable(x, item, w->path);
@@ -179,10 +179,10 @@ static int parse_generator(struct spec_ctx *x, const cJSON *obj, int *oom)
         /* Files are named relative to the SPEC, like its traces. */
         char *v = NULL;
         if (strcmp(c->string, "job-types-from") == 0)
-            v = beside(x->source, value, oom);
+            v = spec_beside(x->source, value, oom);
         else if (strcmp(c->string, "durations") == 0 &&
                  strncmp(value, "resample:", 9) == 0) {
-            char *path = beside(x->source, value + 9, oom);
+            char *path = spec_beside(x->source, value + 9, oom);
             size_t len = path ? strlen(path) + 10 : 0;
             if (path && (v = malloc(len)) != NULL)
                 snprintf(v, len, "resample:%s", path);
@@ -216,7 +216,7 @@ static int parse_clusters(struct spec_ctx *x, const cJSON *arr, int *oom)
         if (!c)
             break;
         if (strchr(c, '/') || strstr(c, ".json")) {
-            s->cluster_args[i] = beside(x->source, c, oom);
+            s->cluster_args[i] = spec_beside(x->source, c, oom);
             rc = readable(x, arr, s->cluster_args[i]);
         }
         else if (is_cluster_name(c) || strncmp(c, "alibaba2023:", 12) == 0)
@@ -287,7 +287,7 @@ static int parse_path_key(struct spec_ctx *x, const cJSON *c, char **out,
 {
     if (!cJSON_IsString(c) || !c->valuestring[0])
         return spec_bad(x, c, "\"%s\" must be a non-empty string", c->string);
-    *out = resolve ? beside(x->source, c->valuestring, oom)
+    *out = resolve ? spec_beside(x->source, c->valuestring, oom)
                    : spec_dup(c->valuestring, oom);
     return 0;
 }

@@ -21,6 +21,8 @@ int spec_bad(const struct spec_ctx *x, const struct cJSON *item,
              const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* strdup that sets *OOM when out of memory. */
 char *spec_dup(const char *text, int *oom);
+/* PATH as opened from here: relative paths are relative to SPEC. */
+char *spec_beside(const char *spec, const char *path, int *oom);
 /* ITEM's value as option text into BUF: a string, or a number in its
  * shortest exact form; 0, or CLI_BAD_INPUT after a message naming WHERE. */
 int spec_option_text(const struct spec_ctx *x, const struct cJSON *item,

@@ -24,11 +24,13 @@
 
 #include "plugin_internal.h"
 
-#define PLUGIN_SLOTS 8
+#define PLUGIN_SLOTS 16
 #define PLUGIN_MAX_PARAMS 32
 
 struct slot {
-    void *handle; /* from dlopen; NULL = free slot */
+    const void *key; /* the dlopen handle or the registered table; NULL =
+                        free slot */
+    void *handle;    /* from dlopen; NULL for a registered table */
     const struct hetsim_policy_plugin *plugin;
     struct pol_ops ops;
     struct pol_param params[PLUGIN_MAX_PARAMS + 1];
@@ -130,11 +132,20 @@ CREATE_FOR_SLOT(4)
 CREATE_FOR_SLOT(5)
 CREATE_FOR_SLOT(6)
 CREATE_FOR_SLOT(7)
+CREATE_FOR_SLOT(8)
+CREATE_FOR_SLOT(9)
+CREATE_FOR_SLOT(10)
+CREATE_FOR_SLOT(11)
+CREATE_FOR_SLOT(12)
+CREATE_FOR_SLOT(13)
+CREATE_FOR_SLOT(14)
+CREATE_FOR_SLOT(15)
 
 static int (*const create_for[PLUGIN_SLOTS])(const struct pol_config *,
                                              void **) = {
-    create_0, create_1, create_2, create_3,
-    create_4, create_5, create_6, create_7,
+    create_0,  create_1,  create_2,  create_3,  create_4,  create_5,
+    create_6,  create_7,  create_8,  create_9,  create_10, create_11,
+    create_12, create_13, create_14, create_15,
 };
 
 /* ---- Loading ------------------------------------------------------------- */
@@ -158,6 +169,7 @@ static void fill_slot(size_t i, void *handle,
                       const struct hetsim_policy_plugin *pi)
 {
     struct slot *sl = &slots[i];
+    sl->key = handle ? (const void *)handle : (const void *)pi;
     sl->handle = handle;
     sl->plugin = pi;
     size_t n = 0;
@@ -266,12 +278,12 @@ int pol_load_plugin(const char *path, const struct pol_ops **out, char *why,
     int rc = read_table(h, path, &pi, why, cap);
     size_t free_slot = PLUGIN_SLOTS;
     for (size_t i = 0; rc == 0 && i < PLUGIN_SLOTS; i++) {
-        if (slots[i].handle == h) { /* loaded before: the same table */
-            dlclose(h);             /* drops the count this call added */
+        if (slots[i].key == h) { /* loaded before: the same table */
+            dlclose(h);          /* drops the count this call added */
             *out = &slots[i].ops;
             return 0;
         }
-        if (!slots[i].handle && free_slot == PLUGIN_SLOTS)
+        if (!slots[i].key && free_slot == PLUGIN_SLOTS)
             free_slot = i;
     }
     if (rc == 0 && free_slot == PLUGIN_SLOTS)
@@ -284,4 +296,38 @@ int pol_load_plugin(const char *path, const struct pol_ops **out, char *why,
     fill_slot(free_slot, h, pi);
     *out = &slots[free_slot].ops;
     return 0;
+}
+
+int pol_plugin_register(const struct hetsim_policy_plugin *pi,
+                        const struct pol_ops **out, char *why, size_t cap)
+{
+    *out = NULL;
+    if (pi->abi_version != HETSIM_POLICY_ABI_VERSION)
+        return say(why, cap, SIM_EINVAL, "%s: policy table of ABI version "
+                   "%u, not %d", pi->name ? pi->name : "(unnamed)",
+                   pi->abi_version, HETSIM_POLICY_ABI_VERSION);
+    const char *fault = table_fault(pi);
+    if (fault)
+        return say(why, cap, SIM_EINVAL, "%s: bad policy: %s",
+                   pi->name ? pi->name : "(unnamed)", fault);
+    size_t free_slot = PLUGIN_SLOTS;
+    for (size_t i = 0; i < PLUGIN_SLOTS; i++) {
+        if (slots[i].key == pi) { /* registered before: refill */
+            free_slot = i;
+            break;
+        }
+        if (!slots[i].key && free_slot == PLUGIN_SLOTS)
+            free_slot = i;
+    }
+    if (free_slot == PLUGIN_SLOTS)
+        return say(why, cap, SIM_EINVAL, "%s: too many policy plugins "
+                   "loaded (at most %d)", pi->name, PLUGIN_SLOTS);
+    fill_slot(free_slot, NULL, pi);
+    *out = &slots[free_slot].ops;
+    return 0;
+}
+
+int pol_plugin_fail(struct hetsim_sim *view, const char *why)
+{
+    return sim_fail(view->sim, why);
 }

@@ -242,6 +242,19 @@ int pol_list_schedule(struct pol_list *l, struct sim *s);
 int pol_load_plugin(const char *path, const struct pol_ops **out, char *why,
                     size_t cap);
 
+/* The same for a table made in this process (e.g. by the Python embedding,
+ * python/): PI (borrowed, alive for the life of the process) goes through
+ * the same adapter and api as a loaded plugin. Registering PI again refills
+ * its slot (its params may have changed). 0, or SIM_EINVAL with WHY. */
+struct hetsim_policy_plugin;
+struct hetsim_sim;
+int pol_plugin_register(const struct hetsim_policy_plugin *pi,
+                        const struct pol_ops **out, char *why, size_t cap);
+
+/* Stops the run from inside a hook of such a policy, with WHY (copied) as
+ * its error; returns HETSIM_EDECISION for the hook to return. */
+int pol_plugin_fail(struct hetsim_sim *view, const char *why);
+
 /* ---- Preemptive priority scheduling (preemptive.c) ----------------------- */
 
 /* A preemptive policy is a priority: JOB's now, lower = more urgent (ties by
