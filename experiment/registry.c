@@ -40,30 +40,11 @@ const struct exp_info *exp_find(const char *name)
     return NULL;
 }
 
-/* Levenshtein distance of A and B, capped at 99 (names are short). */
+/* Levenshtein distance of A and B (traces' nearest.c), 99 when too long. */
 static size_t edits(const char *a, const char *b)
 {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
+    size_t d = trace_edit_distance(a, strlen(a), b);
+    return d == (size_t)-1 ? 99 : d;
 }
 
 const char *exp_suggest(const char *name)
