@@ -68,7 +68,10 @@ static const struct cluster *cl_of(const struct hetsim_sim *v)
     return sim_cluster(v->sim);
 }
 
-static double api_now(const struct hetsim_sim *v) { return sim_now(v->sim); }
+static double api_now(const struct hetsim_sim *v)
+{
+    return sim_now(v->sim);
+}
 
 static size_t api_num_jobs(const struct hetsim_sim *v)
 {
@@ -122,6 +125,20 @@ static double api_est_remaining_s(const struct hetsim_sim *v, uint32_t job)
     return pol_est_remaining_s(v->sim, job);
 }
 
+static int32_t api_gpu_milli(const struct hetsim_sim *v, uint32_t job)
+{
+    if (!job_ok(v, job, "job_gpu_milli"))
+        return -1;
+    return sim_job_gpu_milli(v->sim, job);
+}
+
+static double api_est_gpu_util(const struct hetsim_sim *v, uint32_t job)
+{
+    if (!job_ok(v, job, "job_est_gpu_util"))
+        return NAN;
+    return sim_est_gpu_util(v->sim, job);
+}
+
 static double api_attained_s(const struct hetsim_sim *v, uint32_t job)
 {
     if (!job_ok(v, job, "job_attained_s"))
@@ -157,8 +174,7 @@ static int32_t api_num_gpu_types(const struct hetsim_sim *v)
     return cl_of(v)->ntypes;
 }
 
-static const struct gpu_type *type_of(const struct hetsim_sim *v,
-                                      int32_t type)
+static const struct gpu_type *type_of(const struct hetsim_sim *v, int32_t type)
 {
     return &cl_of(v)->types[type];
 }
@@ -170,8 +186,7 @@ static const char *api_type_name(const struct hetsim_sim *v, int32_t type)
 
 static double api_type_speed(const struct hetsim_sim *v, int32_t type)
 {
-    return type_ok(v, type, "gpu_type_speed") ? type_of(v, type)->speed
-                                              : NAN;
+    return type_ok(v, type, "gpu_type_speed") ? type_of(v, type)->speed : NAN;
 }
 
 static int32_t api_type_gpus(const struct hetsim_sim *v, int32_t type)
@@ -198,8 +213,7 @@ static const struct node *node_of(const struct hetsim_sim *v, int32_t node)
 
 static int32_t api_node_type(const struct hetsim_sim *v, int32_t node)
 {
-    return node_ok(v, node, "node_gpu_type") ? node_of(v, node)->gpu_type
-                                             : -1;
+    return node_ok(v, node, "node_gpu_type") ? node_of(v, node)->gpu_type : -1;
 }
 
 static int32_t api_node_gpus(const struct hetsim_sim *v, int32_t node)
@@ -316,6 +330,8 @@ const struct hetsim_policy_api pol_plugin_api = {
     .job_allowed_types = api_allowed_types,
     .job_gpu_type = api_job_gpu_type,
     .job_runtime_on = api_runtime_on,
+    .job_gpu_milli = api_gpu_milli,
+    .job_est_gpu_util = api_est_gpu_util,
     .num_gpu_types = api_num_gpu_types,
     .gpu_type_name = api_type_name,
     .gpu_type_speed = api_type_speed,

@@ -114,6 +114,8 @@ JOB_GETTER(job_est_remaining_s, PyFloat_FromDouble)
 JOB_GETTER(job_attained_s, PyFloat_FromDouble)
 JOB_GETTER(job_allowed_types, PyLong_FromUnsignedLong)
 JOB_GETTER(job_gpu_type, PyLong_FromLong)
+JOB_GETTER(job_gpu_milli, PyLong_FromLong)
+JOB_GETTER(job_est_gpu_util, PyFloat_FromDouble)
 
 static PyObject *m_job_runtime_on(hpy_sim *self, PyObject *const *args,
                                   Py_ssize_t nargs)
@@ -266,6 +268,8 @@ static PyObject *check_start(hpy_sim *self, uint32_t j, const hpy_placement *p)
         return illegal("start: job %u may not run on GPU type %s", j,
                        API(gpu_type_name)(self->s, p->gpu_type));
     long total = 0;
+    /* a share goes on a GPU that others may use: the engine checks it */
+    int share = API(job_gpu_milli)(self->s, j) < 1000;
     for (int32_t i = 0; i < p->nseg; i++) {
         int32_t n = p->seg[i].node, g = p->seg[i].gpus;
         if (n < 0 || n >= self->nnodes)
@@ -274,7 +278,7 @@ static PyObject *check_start(hpy_sim *self, uint32_t j, const hpy_placement *p)
         if (API(node_gpu_type)(self->s, n) != p->gpu_type)
             return illegal("start: job %u: node %d is not of GPU type %s", j,
                            (int)n, API(gpu_type_name)(self->s, p->gpu_type));
-        if (g <= 0 || g > API(node_free)(self->s, n))
+        if (g <= 0 || (!share && g > API(node_free)(self->s, n)))
             return illegal("start: job %u: %d GPUs on node %d, which has %d "
                            "free",
                            j, (int)g, (int)n, (int)API(node_free)(self->s, n));
@@ -376,6 +380,9 @@ static PyMethodDef sim_methods[] = {
     ONEARG(job_allowed_types, "job_allowed_types(job) -> bit mask"),
     ONEARG(job_gpu_type, "job_gpu_type(job) -> type it runs/ran on, or -1"),
     FAST(job_runtime_on, "job_runtime_on(job, type, spread) -> s, 0 = no"),
+    ONEARG(job_gpu_milli,
+           "job_gpu_milli(job) -> milli-GPU per GPU, 1000 whole"),
+    ONEARG(job_est_gpu_util, "job_est_gpu_util(job) -> 0..1, -1 if none"),
     NOARGS(num_gpu_types, "num_gpu_types()"),
     ONEARG(gpu_type_name, "gpu_type_name(type) -> str"),
     ONEARG(gpu_type_speed, "gpu_type_speed(type) -> relative speed"),

@@ -462,3 +462,9 @@ void sim_share_summarize(const struct sim *s, struct sim_summary *out)
         out->frag_rate_mean = x->frag_area / all;
     }
 }
+
+int32_t sim_job_gpu_milli(const struct sim *s, uint32_t job)
+{
+    SIM_ASSERT(job < s->njobs);
+    return s->share ? s->share->demand[job].gpu_milli : SHARE_MILLI;
+}

@@ -575,6 +575,10 @@ int sim_set_est_mem(struct sim *s, uint32_t job, double mem_mb);
  * none has one). */
 void sim_est_work_from_runtime(struct sim *s, uint32_t job);
 
+/* The milli-GPUs JOB asks of each of its GPUs: below SHARE_MILLI a share
+ * of one GPU (only with GPU sharing on), else SHARE_MILLI (whole GPUs). */
+int32_t sim_job_gpu_milli(const struct sim *s, uint32_t job);
+
 /* JOB's estimated utilizations from the estimator; -1 when unknown. */
 double sim_est_gpu_util(const struct sim *s, uint32_t job);
 double sim_est_mem_util(const struct sim *s, uint32_t job);

@@ -272,3 +272,27 @@ Test(python_commands, compare_and_sweep_run_python_policies)
     cr_assert_not_null(strstr(out, "mine.py"), "%s", out);
     clitest_remove_dir(dir);
 }
+
+/* GPU sharing: the Python view of shares (job_gpu_milli, checked by
+ * milli.py against the trace's own gpu_milli column) and placements that
+ * carry a share, giving the built-in fifo's jobs.csv on the shipped pods. */
+#define PODS                                                                   \
+    "--gpu-sharing --placement best-fit --trace " SRC                          \
+    "/traces/alibaba2023/pods.csv --cluster alibaba2023:" SRC                  \
+    "/traces/alibaba2023/nodes.csv"
+
+Test(python_sharing, shares_read_and_placed_like_builtin_fifo)
+{
+    same_as_builtin("fifo", FIX "milli.py", PODS);
+}
+
+Test(python_sharing, whole_gpu_jobs_ask_1000_milli_without_sharing)
+{
+    char dir[64];
+    clitest_make_dir(dir, "hetsim-python");
+    /* Tiresias' jobs ask whole GPUs: job 0 is not the 250-milli pod 0, so
+     * milli.py must raise */
+    cr_assert_eq(run(dir, "w", FIX "milli.py", TIRESIAS), 1, "%s", err);
+    cr_assert(strstr(err, "pod 0: gpu_milli 1000"), "%s", err);
+    clitest_remove_dir(dir);
+}

@@ -238,8 +238,8 @@ Test(plugin, a_plugin_for_another_abi_version_is_refused)
     const char *path = plugin_path("wrong_abi_plugin");
     char why[1024], want[1024];
     cr_assert_eq(try_load(path, why, sizeof why), SIM_EPARSE);
-    snprintf(want, sizeof want, "%s: policy plugin built for ABI version 2, "
-             "but this hetsim loads ABI version 1: rebuild it against this "
+    snprintf(want, sizeof want, "%s: policy plugin built for ABI version 3, "
+             "but this hetsim loads ABI version 2: rebuild it against this "
              "hetsim's <hetsim/policy_abi.h>", path);
     cr_assert_str_eq(why, want);
 }
@@ -346,8 +346,8 @@ Test(plugin, the_cli_runs_a_plugin_to_the_same_summary_as_builtin_fifo)
     snprintf(path, sizeof path, "%s/bad.err", dir);
     slurp(path, a, sizeof a);
     cr_assert_not_null(strstr(a, "hetsim: error: "), "%s", a);
-    cr_assert_not_null(strstr(a, "built for ABI version 2, but this hetsim "
-                                 "loads ABI version 1"), "%s", a);
+    cr_assert_not_null(strstr(a, "built for ABI version 3, but this hetsim "
+                                 "loads ABI version 2"), "%s", a);
     cr_assert_eq(hetsim_run(dir, "missing", "./no-such-plugin.so"), 3);
     char rm[128];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);

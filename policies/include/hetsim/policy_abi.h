@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define HETSIM_POLICY_ABI_VERSION 1
+#define HETSIM_POLICY_ABI_VERSION 2
 
 /* Return codes. */
 #define HETSIM_OK 0
@@ -90,7 +90,11 @@ struct hetsim_policy_api {
      * far. allowed_types: bit t set = it may run on GPU type t. gpu_type:
      * where it runs now or ran last, -1 if never. runtime_on: seconds its
      * whole work takes on TYPE, on one node or SPREAD; 0 = cannot run
-     * there that way. */
+     * there that way. gpu_milli: milli-GPUs it asks of each GPU, below
+     * 1000 a share of one GPU (with --gpu-sharing), else 1000.
+     * est_gpu_util: its estimated GPU utilization in [0, 1] from
+     * --estimates (what util-pack packs by), -1 when unknown. (Both since
+     * version 2.) */
     double (*job_submit_time)(const struct hetsim_sim *s, uint32_t job);
     int32_t (*job_num_gpus)(const struct hetsim_sim *s, uint32_t job);
     int (*job_state)(const struct hetsim_sim *s, uint32_t job);
@@ -100,6 +104,8 @@ struct hetsim_policy_api {
     int32_t (*job_gpu_type)(const struct hetsim_sim *s, uint32_t job);
     double (*job_runtime_on)(const struct hetsim_sim *s, uint32_t job,
                              int32_t type, int spread);
+    int32_t (*job_gpu_milli)(const struct hetsim_sim *s, uint32_t job);
+    double (*job_est_gpu_util)(const struct hetsim_sim *s, uint32_t job);
 
     /* The cluster. speed: relative to the reference type. free_gpus: free
      * GPUs of TYPE in the whole cluster. */
