@@ -48,7 +48,7 @@ static void usage(void)
         "  -V, --version  show the version\n\n"
         "Example:\n"
         "  hetsim run --trace traces/gavel/msr-seed0-6214e9.csv "
-        "--cluster gavel-108 --policy fifo --out results\n\n"
+        "--cluster gavel-108 --policy fifo --out results/fifo\n\n"
         "Policies (`hetsim policies`): hetsim's own, and gavel:NAME, Gavel's "
         "own\nsimulator rule for rule (gavel:fifo, gavel:fifo_perf, "
         "gavel:max_min_fairness,\ngavel:max_min_fairness_perf, "

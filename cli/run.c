@@ -99,7 +99,7 @@ static void run_usage(void)
         "that GPU time,\n"
         "                        and waits again without that type "
         "(docs/memory.md)\n"
-        "  -o, --out DIR         results folder (default results); created "
+        "  -o, --out DIR         results folder (default results/run); created "
         "if missing\n"
         "  -s, --seed N          seed of every random choice (default 1)\n"
         "      --dry-run         check the inputs and the policy's needs, "
@@ -512,7 +512,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
     };
     memset(cfg, 0, sizeof *cfg);
     cfg->policy = "fifo";
-    cfg->out = "results";
+    cfg->out = "results/run";
     cfg->seed = 1;
     cfg->trace_opt.procs_per_gpu = 1;
     cfg->estimates_text = "none";
