@@ -363,3 +363,25 @@ Test(sweep, misuse_is_a_usage_error)
                              sw_err, sizeof sw_err), 0);
     cr_expect(strstr(sw_out, "mpirun -np N hetsim sweep") != NULL);
 }
+
+/* Charts are drawn into OUT/.charts.tmp.PID and renamed into place one by
+ * one: after a sweep the charts are there and no temporary folder is, and
+ * a leftover of a dead process (pid 999999999 cannot exist: above Linux's
+ * pid_max) is removed by the next sweep. */
+Test(sweep, charts_land_whole_and_leave_no_temporary_folder)
+{
+    write_spec("gen.json", gen_spec);
+    char out[128], stale[192], path[192], cmd[256];
+    snprintf(out, sizeof out, "%s/charts", sw_dir);
+    snprintf(cmd, sizeof cmd, "-q --out %s", out);
+    cr_assert_eq(sweep("gen.json", cmd), 0, "%s", sw_err);
+    snprintf(stale, sizeof stale, "%s/.charts.tmp.999999999", out);
+    cr_assert_eq(mkdir(stale, 0755), 0);
+    snprintf(cmd, sizeof cmd, "-q --out %s", out);
+    cr_assert_eq(sweep("gen.json", cmd), 0, "%s", sw_err);
+    snprintf(path, sizeof path, "%s/jct_vs_load.png", out);
+    cr_assert_eq(access(path, F_OK), 0, "no %s", path);
+    cr_assert_neq(access(stale, F_OK), 0, "%s is still there", stale);
+    snprintf(cmd, sizeof cmd, "ls -a %s | grep -q '^\\.charts\\.tmp'", out);
+    cr_assert_neq(system(cmd), 0, "a .charts.tmp folder is left in %s", out);
+}
