@@ -262,50 +262,35 @@ void cmp_run_args(const struct cmp_options *o, size_t k, int dry, char *out,
     args[n] = NULL;
 }
 
+struct run_ctx {
+    const struct cmp_options *o;
+    struct cmp_policy *res;
+    size_t done;
+    double t0;
+};
+
+/* A run ended: marked as ran, or its failure said. */
+static int ran(void *ctx, const struct cli_pool_done *d)
+{
+    struct run_ctx *x = ctx;
+    const struct cmp_options *o = x->o;
+    if (!cli_pool_ok(d)) {
+        char what[256];
+        snprintf(what, sizeof what, "policy %s", o->label[d->tag]);
+        cli_pool_report(what, "run", d);
+        return CLI_FAILURE;
+    }
+    x->res[d->tag].ran = 1;
+    fprintf(stderr, "hetsim compare: %zu of %zu runs done (%s), %.1f s\n",
+            ++x->done, o->npolicies, o->label[d->tag], cli_clock() - x->t0);
+    return CLI_OK;
+}
+
 /* Runs every policy, at most o->jobs at a time; CLI_OK when all ran. */
 static int run_all(const struct cmp_options *o, struct cmp_policy *res)
 {
-    struct cli_pool *pool = cli_pool_create((size_t)o->jobs);
-    if (!pool) {
-        cli_error("out of memory");
-        return CLI_FAILURE;
-    }
-    size_t next = 0, done = 0;
-    double t0 = cli_clock();
-    int rc = CLI_OK;
-    while (next < o->npolicies || cli_pool_running(pool) > 0) {
-        if (next < o->npolicies && !cli_pool_full(pool)) {
-            char out[4096];
-            const char *args[CMP_MAX_PASS + 16];
-            cmp_run_args(o, next, 0, out, sizeof out, args);
-            if (cli_pool_spawn(pool, args, next) != 0) {
-                cli_error("policy %s: cannot start `hetsim run`: %s",
-                          o->label[next], strerror(errno));
-                rc = CLI_FAILURE;
-            }
-            next++;
-            continue;
-        }
-        struct cli_pool_done d;
-        if (cli_pool_wait(pool, &d) != 0) {
-            cli_error("waitpid: %s", strerror(errno));
-            rc = CLI_FAILURE;
-            break;
-        }
-        char what[256];
-        snprintf(what, sizeof what, "policy %s", o->label[d.tag]);
-        if (cli_pool_ok(&d)) {
-            res[d.tag].ran = 1;
-            fprintf(stderr, "hetsim compare: %zu of %zu runs done (%s), "
-                    "%.1f s\n", ++done, o->npolicies, o->label[d.tag],
-                    cli_clock() - t0);
-        } else {
-            cli_pool_report(what, "run", &d);
-            rc = CLI_FAILURE;
-        }
-    }
-    cli_pool_destroy(pool);
-    return rc;
+    struct run_ctx x = {o, res, 0, cli_clock()};
+    return cmp_run_each(o, 0, ran, &x);
 }
 
 /* ---- Reading what they wrote -------------------------------------------- */

@@ -65,10 +65,13 @@ void cmp_run_args(const struct cmp_options *o, size_t k, int dry, char *out,
  * once. CLI_OK, or the exit code of the first that failed, having said
  * why. */
 int cmp_check_all(const struct cmp_options *o);
-/* Removes from DIR what an earlier compare wrote there: compare.csv,
- * report.html, the charts, and every folder holding a summary.json (a
- * run's). 0, or -1 after a message. */
-int cmp_clean_out(const char *dir);
+/* Runs every policy's `hetsim run` (DRY: --dry-run), at most o->jobs at a
+ * time, handing each end to DONE, whose first non-CLI_OK code is returned
+ * (else CLI_FAILURE when one could not start, or CLI_OK). */
+struct cli_pool_done;
+typedef int cmp_done_fn(void *ctx, const struct cli_pool_done *d);
+int cmp_run_each(const struct cmp_options *o, int dry, cmp_done_fn *done,
+                 void *ctx);
 int cmp_draw_charts(const char *dir, const struct cmp_policy *r, size_t n);
 
 /* DIR/report.html (compare_report.c) for the policies of R (o->npolicies
