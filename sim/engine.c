@@ -321,7 +321,7 @@ void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
     s->ran_ctx = ctx;
 }
 
-/* Whether EV still counts: a finish or OOM of a run that was stopped since
+/* Whether EV still counts: a finish, OOM or slice end of a run stopped since
  * (its job's epoch moved on) is stale and may be dropped from the heap. */
 static int event_live(const void *ctx, const struct sim_event *ev)
 {
@@ -352,9 +352,7 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     while (!s->oom && !s->est_rc && sim_heap_pop(&s->heap, &ev) == 0) {
         SIM_ASSERT(ev.time >= s->now);
         s->now = ev.time;
-        int per_run = ev.kind == SIM_EV_FINISH || ev.kind == SIM_EV_OOM ||
-                      ev.kind == SIM_EV_SLICE;
-        if (!per_run || ev.epoch == s->jobs[ev.job].epoch) {
+        if (event_live(s, &ev)) { /* the rule the heap compacts by */
             s->events++;
             handlers[ev.kind](s, &ev);
         }
