@@ -4,19 +4,7 @@
 #include <string.h>
 
 #include "experiment_internal.h"
-
-static void esc(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
+#include "html.h"
 
 static void td(FILE *f, double v, int prec, int fixed)
 {
@@ -34,7 +22,7 @@ static void table(FILE *f, const struct exp_row *rows, size_t n,
                   const char *metric)
 {
     fputs("<table><tr><th>policy</th><th>x</th><th>hetsim ", f);
-    esc(f, metric);
+    cli_html_text(f, metric);
     fputs("</th><th>sd</th><th>seeds</th><th>Gavel's simulator</th>"
           "<th>diff %</th><th>published</th><th>diff %</th>"
           "<th>hetsim wall s/run</th><th>Gavel wall s</th></tr>\n",
@@ -42,7 +30,7 @@ static void table(FILE *f, const struct exp_row *rows, size_t n,
     for (size_t i = 0; i < n; i++) {
         const struct exp_row *r = &rows[i];
         fputs("<tr><td>", f);
-        esc(f, r->policy);
+        cli_html_text(f, r->policy);
         fprintf(f, "</td><td>%g</td>", r->x);
         td(f, r->mean, 4, 0);
         td(f, r->n > 1 ? r->sd : NAN, 3, 0);
@@ -84,21 +72,21 @@ int exp_write_report(const char *dir, const struct exp_plan *p,
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
           "hetsim reproduce ",
           f);
-    esc(f, in->name);
+    cli_html_text(f, in->name);
     fputs("</title><style>body{font-family:sans-serif;max-width:70em;"
           "margin:auto}table{border-collapse:collapse}td,th{border:1px "
           "solid #ccc;padding:2px 6px;text-align:right}</style></head>"
           "<body>\n<h1>",
           f);
-    esc(f, in->name);
+    cli_html_text(f, in->name);
     fputs("</h1>\n<p><b>Source:</b> ", f);
-    esc(f, in->source);
+    cli_html_text(f, in->source);
     fputs(", ", f);
-    esc(f, in->figure);
+    cli_html_text(f, in->figure);
     fputs(".</p>\n<p><b>Measured:</b> ", f);
-    esc(f, in->measure);
+    cli_html_text(f, in->measure);
     fputs(".</p>\n<p><b>Command:</b> <code>", f);
-    esc(f, command);
+    cli_html_text(f, command);
     fputs("</code></p>\n", f);
     if (have_chart) {
         inline_svg(f, dir, "figure");
