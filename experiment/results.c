@@ -23,8 +23,7 @@ static const char *const out_names[OUT_FILES] = {
 struct timeline {
     FILE *f;
     int32_t ntypes;
-    int progress;       /* show progress on stderr */
-    int tty;            /* stderr is a terminal: redraw one line */
+    int progress;       /* stderr is a terminal: one progress line redrawn */
     uint64_t calls;
     double next_report; /* wall clock of the next progress line */
     const struct sim *s;
@@ -79,16 +78,10 @@ static void timeline_change(void *ctx, double time, int32_t queued,
     if (tl->log_lines && (++tl->calls & 4095) == 0)
         log_progress(tl, time, queued);
     if (tl->progress && (++tl->calls & 4095) == 0 &&
-        cli_clock() >= tl->next_report) {
-        /* a terminal: one line redrawn twice a second; a log: a plain
-         * line every 10 s (runs shorter than that print none) */
-        int first = tl->next_report == 0;
-        tl->next_report = cli_clock() + (tl->tty ? 0.5 : 10);
-        if (!first || tl->tty)
-            fprintf(stderr, "%shetsim: simulated %.0f s, %llu events, %d "
-                    "queued%s", tl->tty ? "\r" : "", time,
-                    (unsigned long long)sim_events(tl->s), queued,
-                    tl->tty ? "" : "\n");
+        cli_clock() >= tl->next_report) { /* a terminal: one line redrawn */
+        tl->next_report = cli_clock() + 0.5;
+        fprintf(stderr, "\rhetsim: simulated %.0f s, %llu events, %d queued",
+                time, (unsigned long long)sim_events(tl->s), queued);
     }
 }
 
@@ -397,7 +390,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
     struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
-                          .progress = !cfg->quiet && isatty(2), .tty = isatty(2),
+                          .progress = !cfg->quiet && isatty(2),
                           .keep = keep,
                           .log_lines = !cfg->quiet && !isatty(2),
                           .started = cli_clock(),
@@ -444,7 +437,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         perf->sim_wall_s = cli_clock() - t0;
         perf->predict_wall_s = w->est ? w->est->wall_s : 0;
         pol_unbind(ops, &hooks);
-        if (tl.progress && tl.tty && tl.calls >= 4096)
+        if (tl.progress && tl.calls >= 4096)
             fputc('\n', stderr);
         if (src) {
             cli_error("%s%s%s", err.text[0] ? err.text : sim_strerror(src),
