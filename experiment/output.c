@@ -12,18 +12,33 @@
 
 #include "cli.h"
 
+/* "00" to "99": two digits per division. */
+static const char digit_pairs[201] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 /* Writes the decimal digits of V (>= 0) at P; returns the end. */
 static char *put_digits(char *p, uint64_t v)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
+    int n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    char *end = p + n, *q = end;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--q = digit_pairs[d + 1];
+        *--q = digit_pairs[d];
+    }
+    if (v >= 10) {
+        *--q = digit_pairs[v * 2 + 1];
+        *--q = digit_pairs[v * 2];
+    } else
+        *--q = (char)('0' + v);
+    return end;
 }
 
 /* Fraction digits of the shortest decimal that reads back as x, for
@@ -88,7 +103,37 @@ char *cli_put_int(char *p, int64_t v)
         *p++ = '-';
         return put_digits(p, (uint64_t)0 - (uint64_t)v);
     }
+    if (v < 10) { /* most counts in the results are small */
+        *p++ = (char)('0' + v);
+        return p;
+    }
     return put_digits(p, (uint64_t)v);
+}
+
+/* The text of 1 <= x < 2^33 when a decimal with at most 3 fraction digits
+ * reads back as x (times in milliseconds, as traces write them): that
+ * decimal is then the shortest that does. x / 1000 rounded is correctly
+ * rounded like strtod, so the check is exact; and x's rounding interval is
+ * under 2^-19 wide, so no other decimal of 3 or fewer fraction digits lies
+ * in it. Returns the end, or NULL when no such decimal reads back. */
+static char *put_millis(char *p, double x)
+{
+    uint64_t k = (uint64_t)(x * 1000.0 + 0.5);
+    if ((double)k / 1000.0 != x)
+        return NULL;
+    uint64_t frac = k % 1000;
+    p = put_digits(p, k / 1000);
+    if (frac) {
+        *p++ = '.';
+        *p++ = (char)('0' + frac / 100);
+        if (frac % 100) {
+            *p++ = (char)('0' + frac / 10 % 10);
+            if (frac % 10)
+                *p++ = (char)('0' + frac % 10);
+        }
+    }
+    *p = '\0';
+    return p;
 }
 
 char *cli_put_double(char *buf, double x)
@@ -99,14 +144,19 @@ char *cli_put_double(char *buf, double x)
     if (ax < limit && ax >= 1) {
         if (x < 0)
             *p++ = '-';
-        int e;
-        double f = frexp(ax, &e);
-        uint64_t m = (uint64_t)ldexp(f, 53);
-        int s = 53 - e;
-        uint64_t ip = s > 0 ? m >> s : m;
+        uint64_t bits;
+        memcpy(&bits, &ax, sizeof bits);
+        /* ax = m / 2^s, m of 53 bits (the implicit one set), 0 <= s <= 52 */
+        uint64_t m = (bits & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+        int s = 52 - ((int)(bits >> 52) - 1023);
+        uint64_t ip = m >> s;
+        int whole = (m & (((uint64_t)1 << s) - 1)) == 0;
+        char *q;
+        if (!whole && ax < 8589934592.0 && (q = put_millis(p, ax)) != NULL)
+            return q;
         char frac[24];
         int n = 0, carry = 0;
-        if (s > 0 && (m & (((uint64_t)1 << s) - 1)) != 0)
+        if (!whole)
             n = shortest_fraction(m, s, frac, &carry);
         p = put_digits(p, ip + (uint64_t)carry);
         if (n > 0) {
@@ -118,9 +168,11 @@ char *cli_put_double(char *buf, double x)
         return p;
     }
     int n;
-    if (x == 0)
-        n = snprintf(buf, 32, "0");
-    else if (!isfinite(x))
+    if (x == 0) { /* -0 too */
+        buf[0] = '0';
+        buf[1] = '\0';
+        return buf + 1;
+    } else if (!isfinite(x))
         n = snprintf(buf, 32, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
     else {
         for (int prec = 15; prec <= 17; prec++) {

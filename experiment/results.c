@@ -20,8 +20,35 @@ enum { OUT_TIMELINE, OUT_JOBS, OUT_SUMMARY, OUT_PERF, OUT_FILES };
 static const char *const out_names[OUT_FILES] = {
     "timeline.csv", "jobs.csv", "summary.json", "perf.json"};
 
+/* Rows are formatted straight into one large block, written out whole
+ * when less than a row's worth of room is left: one fwrite per block, not
+ * one per row. */
+#define OUT_BLOCK ((size_t)1 << 18)
+#define OUT_ROW_MAX 2048 /* the longest row formatted (jobs.csv: ID_MAX) */
+struct outbuf {
+    FILE *f;
+    char *b; /* (OUT_BLOCK) */
+    size_t n;
+};
+
+static void outbuf_flush(struct outbuf *o)
+{
+    if (o->n)
+        fwrite(o->b, 1, o->n, o->f);
+    o->n = 0;
+}
+
+/* Where the next row (at most OUT_ROW_MAX bytes) goes. */
+static char *outbuf_room(struct outbuf *o)
+{
+    if (OUT_BLOCK - o->n < OUT_ROW_MAX)
+        outbuf_flush(o);
+    return o->b + o->n;
+}
+
 struct timeline {
     FILE *f;
+    struct outbuf out; /* on f */
     int32_t ntypes;
     int progress;       /* stderr is a terminal: one progress line redrawn */
     uint64_t calls;
@@ -58,7 +85,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
 {
     struct timeline *tl = ctx;
-    char line[96 + 12 * SIM_MAX_GPU_TYPES];
+    char spare[96 + 12 * SIM_MAX_GPU_TYPES];
+    char *line = tl->out.b ? outbuf_room(&tl->out) : spare;
     char *p = cli_put_double(line, time);
     *p++ = ',';
     p = cli_put_int(p, queued);
@@ -71,7 +99,9 @@ static void timeline_change(void *ctx, double time, int32_t queued,
     *p++ = ',';
     p = cli_put_double(p, sim_frag_gpus(tl->s));
     *p++ = '\n';
-    if (tl->f) /* NULL: --outputs summary */
+    if (tl->out.b)
+        tl->out.n += (size_t)(p - line);
+    else if (tl->f) /* NULL: --outputs summary */
         fwrite(line, 1, (size_t)(p - line), tl->f);
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
         tl->oom = 1;
@@ -143,13 +173,20 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
 {
     fputs("job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
           "gpu_type,preemptions,status,reason\n", f);
-    char line[ID_MAX + 512], why[160];
+    char spare[OUT_ROW_MAX], why[160];
+    struct outbuf o = {f, malloc(OUT_BLOCK), 0};
     for (size_t i = 0; i < sim_njobs(s); i++) {
         const struct sim_job *j = sim_job(s, (uint32_t)i);
         const char *id = trace_str(t, t->jobs[j->trace_index].id);
         const char *reason = cli_job_reason(s, c, (uint32_t)i, why, sizeof why);
-        fwrite(line, 1, job_row(line, j, id, c, reason), f);
+        if (o.b)
+            o.n += job_row(outbuf_room(&o), j, id, c, reason);
+        else /* no block: a row at a time */
+            fwrite(spare, 1, job_row(spare, j, id, c, reason), f);
     }
+    if (o.b)
+        outbuf_flush(&o);
+    free(o.b);
 }
 
 static cJSON *summary_json(const struct run_config *cfg,
@@ -396,6 +433,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
                           .started = cli_clock(),
                           .next_pct = 10,
                           .quiet_s = 2};
+    tl.out = (struct outbuf){tf, tf ? malloc(OUT_BLOCK) : NULL, 0};
     const char *after = getenv("HETSIM_PROGRESS_AFTER_S");
     if (after && *after)
         tl.quiet_s = strtod(after, NULL);
@@ -449,6 +487,9 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
             rc = CLI_FAILURE;
         }
     }
+    if (tl.out.b)
+        outbuf_flush(&tl.out);
+    free(tl.out.b);
     free(deadlines);
     free(usage);
     free(groups);

@@ -288,3 +288,41 @@ Test(number_format, reads_back_exactly_with_the_fewest_digits)
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
         cr_assert_str_eq(cli_fmt_double(buf, edges[i]), want[i]);
 }
+
+/* printf's text of X at the fewest digits that read back (fixed notation
+ * whenever X is not a whole number of 1 <= |x| < 2^53): the text expected
+ * of cli_fmt_double, character for character. */
+static const char *reference_text(char *buf, size_t cap, double x)
+{
+    snprintf(buf, cap, "%.*g", reference_digits(x), x);
+    return buf;
+}
+
+Test(number_format, times_print_as_printf_shortest_text)
+{
+    /* Milliseconds (as traces write them) up to 2^33 s and past it, and
+     * sums and differences of them (the engine's start, finish, JCT and
+     * wait times): the same text as the shortest printf precision. */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    char buf[40], ref[40];
+    for (int i = 0; i < 400000; i++) {
+        double scale = pow(10, (double)(1 + gsl_rng_uniform_int(r, 16)));
+        double a = floor(gsl_rng_uniform(r) * scale) / 1e3;
+        double b = floor(gsl_rng_uniform(r) * scale) / 1e3;
+        double x = i % 3 == 0 ? a : i % 3 == 1 ? a + b : a - b;
+        if (fabs(x) < 1 || x == floor(x))
+            continue; /* other paths; whole numbers print without "e+" */
+        cr_assert_str_eq(cli_fmt_double(buf, x),
+                         reference_text(ref, sizeof ref, x));
+    }
+    gsl_rng_free(r);
+    const double zeros[] = {0.0, -0.0};
+    for (int i = 0; i < 2; i++)
+        cr_assert_str_eq(cli_fmt_double(buf, zeros[i]), "0");
+    cr_assert_str_eq(cli_fmt_double(buf, 8589934591.999), "8589934591.999");
+    cr_assert_str_eq(cli_fmt_double(buf, 8589934592.001), "8589934592.001");
+    cr_assert_str_eq(cli_fmt_double(buf, 1.001), "1.001");
+    cr_assert_str_eq(cli_fmt_double(buf, 9714.574999999999),
+                     "9714.574999999999");
+}
