@@ -80,8 +80,27 @@ int sim_heap_pop(struct sim_heap *h, struct sim_event *out)
         return -1;
     *out = h->ev[0];
     struct sim_event last = h->ev[--h->len];
-    if (h->len > 0)
-        sift_down(h->ev, h->len, 0, last);
+    size_t n = h->len, i = 0;
+    if (n == 0)
+        return 0;
+    /* Bottom-up (Floyd): the hole goes down to a leaf along the earlier
+     * children, one comparison per level, then the last event rises from
+     * there; it belongs near the bottom, so it rarely rises far. The keys
+     * are distinct, so the events pop in the same order as by sift_down. */
+    struct sim_event *ev = h->ev;
+    for (size_t child; (child = 2 * i + 1) < n; i = child) {
+        if (child + 1 < n && event_before(&ev[child + 1], &ev[child]))
+            child++;
+        ev[i] = ev[child];
+    }
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!event_before(&last, &ev[parent]))
+            break;
+        ev[i] = ev[parent];
+        i = parent;
+    }
+    ev[i] = last;
     return 0;
 }
 
