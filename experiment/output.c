@@ -23,9 +23,20 @@ static const char digit_pairs[201] =
 /* Writes the decimal digits of V (>= 0) at P; returns the end. */
 static char *put_digits(char *p, uint64_t v)
 {
-    int n = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
-        n++;
+    static const uint64_t pow10[20] = {
+        1ull,         10ull,         100ull,         1000ull,
+        10000ull,     100000ull,     1000000ull,     10000000ull,
+        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+        1000000000000ull,       10000000000000ull,
+        100000000000000ull,     1000000000000000ull,
+        10000000000000000ull,   100000000000000000ull,
+        1000000000000000000ull, 10000000000000000000ull};
+    /* Digits: log10 from the bit length (1233 / 4096 ~ log10 2), then one
+     * comparison to correct it. */
+    int bits = 64 - __builtin_clzll(v | 1);
+    int n = (bits * 1233) >> 12;
+    n += n < 20 && v >= pow10[n];
+    n += n == 0;
     char *end = p + n, *q = end;
     while (v >= 100) {
         unsigned d = (unsigned)(v % 100) * 2;
@@ -59,6 +70,28 @@ static int shortest_fraction(uint64_t m, int s, char *out, int *carry)
     int n = 0;
     *carry = 0;
     for (;;) {
+        /* Three digits at once while the interval, scaled by 1000, is
+         * still under one: then a rounding that would end the digits at
+         * one of the three would still end them at the third (the
+         * remainder stays within lo or within hi of one), so if it does
+         * not end them at the third, the three digits stand. r < 2^54, so
+         * r * 1000 fits. */
+        if (hi * 1000 < one) {
+            uint64_t r3 = r * 1000, hi3 = hi * 1000, lo3 = lo * 1000;
+            uint64_t d3 = r3 >> (s + 2), rr = r3 & mask;
+            int low3 = inclusive ? rr <= lo3 : rr < lo3;
+            int high3 = inclusive ? rr + hi3 >= one : rr + hi3 > one;
+            if (!low3 && !high3) {
+                unsigned h = (unsigned)d3 / 100, t = 2 * ((unsigned)d3 - 100 * h);
+                out[n++] = (char)('0' + h);
+                out[n++] = digit_pairs[t];
+                out[n++] = digit_pairs[t + 1];
+                r = rr;
+                hi = hi3;
+                lo = lo3;
+                continue;
+            }
+        }
         r *= 10;
         hi *= 10;
         lo *= 10;
