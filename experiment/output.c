@@ -13,24 +13,35 @@
 #include "cli.h"
 
 /* "00" to "99": two digits per division. */
-static const char digit_pairs[201] =
-    "0001020304050607080910111213141516171819"
-    "2021222324252627282930313233343536373839"
-    "4041424344454647484950515253545556575859"
-    "6061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                     "2021222324252627282930313233343536373839"
+                                     "4041424344454647484950515253545556575859"
+                                     "6061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
 
 /* Writes the decimal digits of V (>= 0) at P; returns the end. */
 static char *put_digits(char *p, uint64_t v)
 {
-    static const uint64_t pow10[20] = {
-        1ull,         10ull,         100ull,         1000ull,
-        10000ull,     100000ull,     1000000ull,     10000000ull,
-        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-        1000000000000ull,       10000000000000ull,
-        100000000000000ull,     1000000000000000ull,
-        10000000000000000ull,   100000000000000000ull,
-        1000000000000000000ull, 10000000000000000000ull};
+    static const uint64_t pow10[20] = {1ull,
+                                       10ull,
+                                       100ull,
+                                       1000ull,
+                                       10000ull,
+                                       100000ull,
+                                       1000000ull,
+                                       10000000ull,
+                                       100000000ull,
+                                       1000000000ull,
+                                       10000000000ull,
+                                       100000000000ull,
+                                       1000000000000ull,
+                                       10000000000000ull,
+                                       100000000000000ull,
+                                       1000000000000000ull,
+                                       10000000000000000ull,
+                                       100000000000000000ull,
+                                       1000000000000000000ull,
+                                       10000000000000000000ull};
     /* Digits: log10 from the bit length (1233 / 4096 ~ log10 2), then one
      * comparison to correct it. */
     int bits = 64 - __builtin_clzll(v | 1);
@@ -82,7 +93,8 @@ static int shortest_fraction(uint64_t m, int s, char *out, int *carry)
             int low3 = inclusive ? rr <= lo3 : rr < lo3;
             int high3 = inclusive ? rr + hi3 >= one : rr + hi3 > one;
             if (!low3 && !high3) {
-                unsigned h = (unsigned)d3 / 100, t = 2 * ((unsigned)d3 - 100 * h);
+                unsigned h = (unsigned)d3 / 100,
+                         t = 2 * ((unsigned)d3 - 100 * h);
                 out[n++] = (char)('0' + h);
                 out[n++] = digit_pairs[t];
                 out[n++] = digit_pairs[t + 1];
