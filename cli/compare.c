@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "plots.h"
 #include "policy.h"
 #include "compare_internal.h"
+#include "passopt.h"
 #include "procpool.h"
 
 #define CMP_CMD "hetsim compare"
@@ -22,7 +25,8 @@ static void compare_usage(void)
         "--out DIR [OPTIONS]\n"
         "Replays one trace under several policies, each as its own "
         "`hetsim run`\ninto DIR/POLICY, then compares them.\n\n"
-        "  -t, --trace FILE      jobs to replay (docs/formats.md)\n"
+        "  -t, --trace FILE      jobs to replay (docs/formats.md); - reads "
+        "standard input\n"
         "  -c, --cluster C       a cluster JSON file or a built-in name "
         "(`hetsim clusters`)\n"
         "  -p, --policies LIST   comma-separated policies (`hetsim "
@@ -39,9 +43,7 @@ static void compare_usage(void)
         "  -f, --format NAME     passed to every run: the trace's format\n"
         "  -s, --seed N          passed to every run (default 1)\n"
         "  -j, --jobs N          runs at a time (default 1)\n"
-        "      --placement P, --policy-opt K=V, --backfill B,\n"
-        "      --restart-overhead S, --round-s S, --oom-detect-s S,\n"
-        "      --on-bad-row R, --procs-per-gpu N, --strict\n"
+        CLI_PASS_OPTIONS_HELP
         "                        passed to every run as given (`hetsim run "
         "--help`)\n"
         "      --json            print the table as JSON (figures unrounded)\n"
@@ -136,22 +138,6 @@ static int check_passed(const struct cmp_options *o)
     return 0;
 }
 
-/* The `hetsim run` flag of a passed option. */
-static const char *pass_flag(int opt)
-{
-    switch (opt) {
-    case 'L': return "--placement";
-    case 'O': return "--policy-opt";
-    case 'F': return "--backfill";
-    case 'R': return "--restart-overhead";
-    case 'W': return "--round-s";
-    case 'M': return "--oom-detect-s";
-    case 'B': return "--on-bad-row";
-    case 'G': return "--procs-per-gpu";
-    default: return "--strict";
-    }
-}
-
 static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
 {
     static const struct option long_options[] = {
@@ -166,16 +152,8 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
         {"jobs", required_argument, NULL, 'j'},
         {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
-        /* passed to every `hetsim run` as given (pass_option) */
-        {"placement", required_argument, NULL, 'L'},
-        {"policy-opt", required_argument, NULL, 'O'},
-        {"backfill", required_argument, NULL, 'F'},
-        {"restart-overhead", required_argument, NULL, 'R'},
-        {"round-s", required_argument, NULL, 'W'},
-        {"oom-detect-s", required_argument, NULL, 'M'},
-        {"on-bad-row", required_argument, NULL, 'B'},
-        {"procs-per-gpu", required_argument, NULL, 'G'},
-        {"strict", no_argument, NULL, 'X'},
+        /* passed to every `hetsim run` as given (passopt.h) */
+        CLI_PASS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -204,23 +182,15 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
                 return CLI_USAGE;
             break;
         case 'J': o->json = 1; break;
-        case 'L':
-        case 'O':
-        case 'F':
-        case 'R':
-        case 'W':
-        case 'M':
-        case 'B':
-        case 'G':
-        case 'X':
-            if (o->npass + 2 > CMP_MAX_PASS)
-                return cli_usage_error(CMP_CMD, "too many options");
-            o->pass[o->npass++] = pass_flag(opt);
-            if (optarg)
-                o->pass[o->npass++] = optarg;
-            break;
         case 'h': compare_usage(); return -1;
-        default: return cli_option_error_in(CMP_CMD, opt, argv, long_options);
+        case '?':
+        case ':': return cli_option_error_in(CMP_CMD, opt, argv, long_options);
+        default:
+            if ((rc = cli_pass_option(CMP_CMD, opt, optarg, o->pass, &o->npass,
+                                      CMP_MAX_PASS)) != 0)
+                return rc == 1 ? cli_option_error_in(CMP_CMD, opt, argv,
+                                                     long_options)
+                               : rc;
         }
     }
     if (optind < argc)
@@ -244,7 +214,8 @@ void cmp_run_args(const struct cmp_options *o, size_t k, int dry, char *out,
 {
     snprintf(out, out_cap, "%s/%s", o->out, o->label[k]);
     const char *head[] = {"hetsim", "run", dry ? "--dry-run" : "-q",
-                          "--trace", o->trace, "--cluster", o->cluster,
+                          "--trace", o->trace_file ? o->trace_file : o->trace,
+                          "--cluster", o->cluster,
                           "--policy", o->policy[k], "--out", out};
     size_t n = sizeof head / sizeof head[0];
     memcpy(args, head, sizeof head);
@@ -459,58 +430,76 @@ static int read_results(const struct cmp_options *o, struct cmp_policy *r)
     return rc;
 }
 
+static int compare_main(struct cmp_options *op);
+
 int cli_compare(int argc, char **argv)
 {
     static struct cmp_options o; /* large: keep it off the stack */
     int rc = parse_compare_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    if ((rc = cmp_check_all(&o)) != CLI_OK)
+    /* --trace -: standard input, copied once for every run to read */
+    char tmp[4096] = "";
+    if (strcmp(o.trace, "-") == 0) {
+        if (cli_spool_stdin(tmp, sizeof tmp) != 0)
+            return CLI_FAILURE;
+        o.trace_file = tmp;
+    }
+    rc = compare_main(&o);
+    if (tmp[0])
+        unlink(tmp);
+    return rc;
+}
+
+static int compare_main(struct cmp_options *op)
+{
+    int rc;
+    if ((rc = cmp_check_all(op)) != CLI_OK)
         return rc;
     /* One result set: the runs, compare.csv, charts and report are written
      * into a temporary folder that replaces --out whole when all ran. */
     struct exp_set *set;
     char err[EXP_PATH_MAX + 256];
-    if (exp_set_begin(&set, o.out, err, sizeof err) != 0) {
+    if (exp_set_begin(&set, op->out, err, sizeof err) != 0) {
         cli_error("%s", err);
         return CLI_FAILURE;
     }
-    const char *target = o.out;
-    o.out = exp_set_dir(set);
+    const char *target = op->out;
+    op->out = exp_set_dir(set);
     struct cmp_policy res[CMP_MAX_POLICIES];
     memset(res, 0, sizeof res);
-    for (size_t k = 0; k < o.npolicies; k++)
-        res[k].name = o.label[k];
-    rc = run_all(&o, res);
+    for (size_t k = 0; k < op->npolicies; k++)
+        res[k].name = op->label[k];
+    rc = run_all(op, res);
     int nread = 0;
-    for (size_t k = 0; k < o.npolicies; k++)
+    for (size_t k = 0; k < op->npolicies; k++)
         if (res[k].ran) {
-            if (read_results(&o, &res[k]) != CLI_OK)
+            if (read_results(op, &res[k]) != CLI_OK)
                 rc = CLI_FAILURE;
             nread += res[k].read;
         }
-    if (nread && cmp_write_csv(o.out, res, o.npolicies) != CLI_OK)
+    if (nread && cmp_write_csv(op->out, res, op->npolicies) != CLI_OK)
         rc = CLI_FAILURE;
-    if (nread && cmp_draw_charts(o.out, res, o.npolicies) != 0)
+    if (nread && cmp_draw_charts(op->out, res, op->npolicies) != 0)
         rc = CLI_FAILURE;
-    if (nread && cmp_write_report(&o, res) != 0)
+    if (nread && cmp_write_report(op, res) != 0)
         rc = CLI_FAILURE;
-    o.out = target;
+    op->out = target;
     if (rc != CLI_OK)
         exp_set_abort(set);
     else if (exp_set_commit(set, err, sizeof err) != 0) {
         cli_error("%s", err);
         rc = CLI_FAILURE;
     }
-    if (nread && rc == CLI_OK && o.json)
-        cmp_print_json(&o, res);
+    if (nread && rc == CLI_OK && op->json)
+        cmp_print_json(op, res);
     else if (nread && rc == CLI_OK)
-        cmp_print_table(res, o.npolicies);
+        cmp_print_table(res, op->npolicies);
     if (nread && rc == CLI_OK)
         fprintf(stderr, "hetsim compare: report %s/report.html (open it in "
                 "a browser), table %s/compare.csv, runs %s/POLICY/\n",
-                o.out, o.out, o.out);
-    for (size_t k = 0; k < o.npolicies; k++) {
+                op->out, op->out, op->out);
+    for (size_t k = 0; k < op->npolicies; k++) {
         free(res[k].jct);
         free(res[k].tl_time);
         free(res[k].tl_busy);

@@ -222,6 +222,15 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
     return rc;
 }
 
+/* An unknown option (with the nearest known one) or a missing value. */
+static int option_error(const char *sub, int opt, char **argv,
+                        const struct option *table)
+{
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
+    return cli_option_error_in(cmd, opt, argv, table);
+}
+
 static int parse_args(int argc, char **argv, const char *sub,
                       struct pcli_args *a)
 {
@@ -262,7 +271,9 @@ static int parse_args(int argc, char **argv, const char *sub,
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":d:t:m:o:k:qh", long_options,
                               NULL)) != -1)
-        if ((rc = parse_option(a, sub, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? option_error(sub, opt, argv, long_options)
+                      : parse_option(a, sub, opt, argv)) != 0)
             return rc;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);

@@ -245,7 +245,9 @@ static int parse_args(int argc, char **argv, struct rep_args *a)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":lo:j:T:t:qh", long_options,
                               NULL)) != -1)
-        if ((rc = rep_option(a, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(REP_CMD, opt, argv, long_options)
+                      : rep_option(a, opt, argv)) != 0)
             return rc;
     if (a->list)
         return 0;

@@ -369,7 +369,9 @@ static int parse_convert_args(int argc, char **argv, struct convert_args *a)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:c:T:f:qh", long_options, NULL)) !=
            -1)
-        if ((rc = convert_option(a, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(CONVERT_CMD, opt, argv, long_options)
+                      : convert_option(a, opt, argv)) != 0)
             return rc;
     if (optind >= argc)
         return cli_usage_error(CONVERT_CMD, "missing the trace FILE");

@@ -131,10 +131,23 @@ struct run_config {
     size_t nopts;
 };
 
+/* Standard input copied into a new temporary file, whose name goes into
+ * TMP (its size): the readers read a file by name, twice when they detect
+ * the format; the caller unlinks it. 0, or CLI_FAILURE after a message
+ * (run.c). */
+int cli_spool_stdin(char *tmp, size_t cap);
+
 /* Whether a --policy NAME names a plugin to load: it holds a '/' or ends
  * in ".so" (run.c). */
 int cli_policy_is_plugin(const char *name);
 
+/* One option of `hetsim run` by its short code (run.c's table: 'O'
+ * --policy-opt, 'L' --placement, 'F' --backfill, 'E' --estimates, 'R'
+ * --restart-overhead, 'W' --round-s, 'M' --oom-detect-s, 'I', 'U', and the
+ * trace's 'f', 'X', 'B', 'G') into CFG; misuse is said as CMD's. 0, or an
+ * exit code. */
+int cli_run_option(const char *cmd, int opt, const char *arg,
+                   struct run_config *cfg);
 /* Parses --placement RULE[,mem-aware[:MARGIN]] into CFG; 0 or CLI_USAGE
  * after a message. */
 int cli_parse_placement(const char *cmd, const char *text,
