@@ -25,13 +25,15 @@ static void sweep_usage(void)
         "Runs every combination of the traces (or generated loads), "
         "clusters, policies,\nestimate modes and seeds that SPEC lists "
         "(docs/sweeps.md), then the mean,\nstandard deviation and 95%% "
-        "confidence interval over seeds of each figure.\n\n"
+        "confidence interval over seeds of each figure.\nSPEC - reads it "
+        "from standard input (its paths then start from here).\n\n"
         "  -j, --jobs N      cells at a time (default 1); under mpirun, in "
         "each rank\n"
         "  -o, --out DIR     results folder (default results/sweep); "
         "created if missing\n"
-        "      --progress    show progress on stderr even when it is not a "
-        "terminal\n"
+        "      --progress    (kept for older scripts: progress shows on "
+        "stderr unless\n"
+        "                    -q; a log gets a plain line every 10 s)\n"
         "  -q, --quiet       no progress, and nothing on stdout on success\n"
         "      --json        print sweep.csv's rows as JSON on stdout\n"
         CLI_PASS_OPTIONS_HELP
@@ -145,7 +147,9 @@ static void local_done(void *ctx, size_t cell, int ok)
 static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
                      const struct sweep_cell *cells, size_t n, int *aggregate)
 {
-    int show = !a->quiet && (a->progress || isatty(2));
+    /* a terminal: one line redrawn; a log: a plain line every 10 s and at
+     * the end (--progress is kept for older scripts) */
+    int show = !a->quiet;
     *aggregate = 1;
     if (sweep_mpi_launched())
         return sweep_mpi_run(s, a->out, cells, n, a->jobs, show, aggregate);

@@ -26,8 +26,8 @@ int cli_json_lines_build(struct cli_json_lines *m, const char *text,
 /* The line of ITEM, or 0 when unknown. */
 long cli_json_line(const struct cli_json_lines *m, const struct cJSON *item);
 void cli_json_lines_free(struct cli_json_lines *m);
-/* The whole of PATH, NUL-terminated, at most MAX bytes; NULL with errno
- * set (EFBIG when larger). */
+/* The whole of PATH ("-": standard input), NUL-terminated, at most MAX
+ * bytes; NULL with errno set (EFBIG when larger). */
 char *cli_read_text(const char *path, size_t max);
 /* Splits the CSV record at *P (RFC 4180 quoting) into FIELDS, NUL-
  * terminated in place; advances *P past it. Returns the field count, or

@@ -323,6 +323,19 @@ Test(sweep_options, passes_them_to_every_run_and_into_the_cells_inputs)
     cr_assert(strstr(out, "\"restart_overhead_s\":\t7"), "%s", out);
 }
 
+/* stderr is a file here, not a terminal: plain lines, no carriage return */
+Test(sweep_options, progress_goes_to_a_log_as_plain_lines)
+{
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    clitest_write_file(dir, "s.json", SPEC);
+    cr_assert_eq(hetsim("sweep s.json --out sw"), 0, "%s", err);
+    cr_assert(strstr(err, "hetsim sweep: 1/1 cells done"), "%s", err);
+    cr_assert(!strchr(err, '\r'), "%s", err);
+    cr_assert_eq(out[0], '\0', "stdout: %s", out);
+    cr_assert_eq(hetsim("sweep s.json -q --out sw"), 0, "%s", err);
+    cr_assert_eq(err[0], '\0', "-q: %s", err);
+}
+
 Test(sweep_options, a_bad_value_exits_2_before_any_cell_runs)
 {
     clitest_write_file(dir, "t.csv", TWO_JOBS);
@@ -383,4 +396,54 @@ Test(stdin_dash, generate_and_convert_write_to_standard_output)
     clitest_write_file(dir, "t.csv", TWO_JOBS);
     cr_assert_eq(hetsim("trace convert -o - t.csv < /dev/null"), 0, "%s", err);
     cr_assert(strstr(out, "a,0,1,5"), "%s", out);
+}
+
+Test(stdin_dash, check_reads_a_summary_from_standard_input)
+{
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    cr_assert_eq(hetsim("run --trace t.csv --cluster gavel-108 -q --out r"), 0,
+                 "%s", err);
+    clitest_write_file(dir, "golden.json",
+                       "{\"hetsim_baseline\": 1, \"figures\": "
+                       "{\"makespan_s\": 105}}\n");
+    cr_assert_eq(hetsim("check --baseline golden.json --result - "
+                        "< r/summary.json"),
+                 0, "%s", err);
+    cr_assert(strstr(out, "1 figures within tolerance"), "%s", out);
+    cr_assert_eq(hetsim("check --baseline - --result r/summary.json "
+                        "< golden.json"),
+                 0, "%s", err);
+}
+
+/* SPEC on standard input: its paths start from the current folder. */
+Test(stdin_dash, sweep_reads_its_spec_from_standard_input)
+{
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    clitest_write_file(dir, "s.json", SPEC);
+    cr_assert_eq(hetsim("sweep - --json -q --out sw < s.json"), 0, "%s", err);
+    cJSON *root = cJSON_Parse(out);
+    cr_assert(root, "not JSON: %s", out);
+    const cJSON *row =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "rows"), 0);
+    cr_assert_eq(num(row, "makespan_s_mean"), 105);
+    cJSON_Delete(root);
+}
+
+/* Six rows in, six rows evaluated; eval --json's figures parse. */
+Test(stdin_dash, predictor_reads_its_data_from_standard_input)
+{
+    clitest_write_file(dir, "d.csv", "x,y\n1,3\n2,5\n3,7\n4,9\n5,11\n6,13\n");
+    cr_assert_eq(hetsim("predictor train --data - --target y --model linear "
+                        "-o m.bin < d.csv"),
+                 0, "%s", err);
+    cr_assert(exists("m.bin"));
+    cr_assert_eq(hetsim("predictor eval --json --data - --target y --model "
+                        "m.bin < d.csv"),
+                 0, "%s", err);
+    cJSON *root = cJSON_Parse(out);
+    cr_assert(root, "not JSON: %s", out);
+    cr_assert_eq(num(root, "rows"), 6);
+    /* rmse is the root of mse, whatever the fit */
+    cr_assert_float_eq(num(root, "rmse"), sqrt(num(root, "mse")), 1e-12);
+    cJSON_Delete(root);
 }
