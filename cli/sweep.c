@@ -188,6 +188,8 @@ int cli_sweep(int argc, char **argv)
     rc = sweep_spec_load(a.spec, &spec);
     spec.pass = a.pass;
     spec.npass = a.npass;
+    if (!rc)
+        rc = sweep_check_cells(&spec);
     if (!rc && !(cells = sweep_cells(&spec, &n))) {
         cli_error("out of memory");
         rc = CLI_FAILURE;

@@ -87,6 +87,11 @@ struct sweep_spec {
 int sweep_spec_load(const char *path, struct sweep_spec *s);
 void sweep_spec_free(struct sweep_spec *s);
 
+/* Refuses, before any cell runs, a policy that needs run-time estimates
+ * under estimates "none", and a backfill its policy or estimates cannot
+ * take (sweep_check.c). CLI_OK, or CLI_BAD_INPUT after saying why. */
+int sweep_check_cells(const struct sweep_spec *s);
+
 /* ---- Cells (sweep_cell.c) ---------------------------------------------- */
 
 /* One point of the cross product. Cells are ordered workload, cluster,

@@ -350,6 +350,35 @@ Test(sweep_options, a_bad_value_exits_2_before_any_cell_runs)
     cr_assert(!exists("sw"));
 }
 
+/* sjf needs run-time estimates: with "none" its cells would fail after
+ * fifo's ran; the sweep refuses before any cell runs. */
+Test(sweep_options, cells_that_would_fail_are_refused_before_any_runs)
+{
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    clitest_write_file(dir, "s.json",
+                       "{\"traces\": [\"t.csv\"], \"clusters\": "
+                       "[\"gavel-108\"], \"policies\": [\"fifo\", \"sjf\"], "
+                       "\"estimates\": [\"none\"], \"seeds\": 1}\n");
+    cr_assert_eq(hetsim("sweep s.json --out sw"), 3);
+    cr_assert(strstr(err, "s.json: policy sjf needs run-time estimates, and "
+                          "\"estimates\" lists none; no cell ran"),
+              "%s", err);
+    cr_assert(!exists("sw/cells"));
+    /* --backfill easy needs estimates too, even under fifo */
+    clitest_write_file(dir, "s.json", SPEC);
+    cr_assert_eq(hetsim("sweep s.json --out sw --backfill easy"), 0, "%s",
+                 err); /* SPEC has oracle */
+    clitest_write_file(dir, "n.json",
+                       "{\"traces\": [\"t.csv\"], \"clusters\": "
+                       "[\"gavel-108\"], \"policies\": [\"fifo\"], "
+                       "\"seeds\": 1}\n");
+    cr_assert_eq(hetsim("sweep n.json --out sw2 --backfill easy"), 3);
+    cr_assert(strstr(err, "--backfill easy (policy fifo) needs run-time "
+                          "estimates"),
+              "%s", err);
+    cr_assert(!exists("sw2/cells"));
+}
+
 /* ---- - for standard input ---------------------------------------------- */
 
 TestSuite(stdin_dash, .init = setup, .fini = teardown);
