@@ -32,7 +32,7 @@ static void write_inputs(FILE *f, const struct cmp_options *o)
     if (o->format)
         cli_html_row_text(f, "trace format", o->format);
     cli_html_row_text(f, "seed", o->seed ? o->seed : "1");
-    cli_html_row_text(f, "hetsim version", HETSIM_VERSION);
+    cli_html_row_version(f);
     fputs("</table>\n", f);
 }
 

@@ -217,3 +217,14 @@ int cli_html_close(struct cli_atomic *a, const char *command, int argc,
     }
     return 0;
 }
+
+const char *cli_build_commit = "";
+
+void cli_html_row_version(FILE *f)
+{
+    char text[160];
+    snprintf(text, sizeof text, "%s%s%.100s%s", HETSIM_VERSION,
+             cli_build_commit[0] ? " (commit " : "", cli_build_commit,
+             cli_build_commit[0] ? ")" : "");
+    cli_html_row_text(f, "hetsim version", text);
+}

@@ -292,6 +292,24 @@ static void read_all(const char *pattern)
     globfree(&g);
 }
 
+/* The report names the commit that --version names. */
+Test(json_out, report_names_the_commit_of_version)
+{
+    cr_assert_eq(hetsim("--version"), 0);
+    const char *c = strstr(out, "(commit ");
+    cr_assert(c, "%s", out);
+    char commit[64];
+    snprintf(commit, sizeof commit, "%.*s", (int)strcspn(c, "\n"), c);
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    cr_assert_eq(hetsim("run --trace t.csv --cluster gavel-108 -q --report "
+                        "--out r"),
+                 0, "%s", err);
+    char path[128];
+    snprintf(path, sizeof path, "%s/r/report.html", dir);
+    clitest_read_file(path, out, sizeof out);
+    cr_assert(strstr(out, commit), "no '%s' in the report", commit);
+}
+
 /* ---- sweep takes run's options ------------------------------------------ */
 
 TestSuite(sweep_options, .init = setup, .fini = teardown);
