@@ -310,6 +310,21 @@ Test(json_out, report_names_the_commit_of_version)
     cr_assert(strstr(out, commit), "no '%s' in the report", commit);
 }
 
+/* Both JCTs are 5 s: the CDF's x range is set around it (5/2 to 5*2 on
+ * its log axis) instead of gnuplot warning of an empty range on stderr. */
+Test(json_out, a_cdf_of_equal_values_draws_without_gnuplot_warnings)
+{
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    cr_assert_eq(hetsim("run --trace t.csv --cluster gavel-108 -q --plots "
+                        "--out r"),
+                 0, "%s", err);
+    cr_assert(!strstr(err, "Warning"), "%s", err);
+    char path[128];
+    snprintf(path, sizeof path, "%s/r/jct_cdf.gp", dir);
+    clitest_read_file(path, out, sizeof out);
+    cr_assert(strstr(out, "set xrange [2.5:10]\n"), "%s", out);
+}
+
 /* ---- sweep takes run's options ------------------------------------------ */
 
 TestSuite(sweep_options, .init = setup, .fini = teardown);
