@@ -409,6 +409,10 @@ void cli_csv_quoted(FILE *f, const char *text);
  * ROOT. -1 when out of memory. */
 struct cJSON;
 int cli_write_json(FILE *f, struct cJSON *root);
+/* The rows of the CSV file PATH (one hetsim wrote: a header, RFC 4180
+ * quoting) as a JSON array of objects, numbers as numbers, empty fields
+ * null; NULL after a message (sweep_json.c). */
+struct cJSON *cli_csv_json_rows(const char *path);
 /* ROOT's JSON text into DIR/NAME through cli_atomic; frees ROOT. 0, or
  * -1 (out of memory, or a write error with errno set). */
 int cli_write_json_file(const char *dir, const char *name, struct cJSON *root);

@@ -1,5 +1,6 @@
-/* sweep_json.c -- `hetsim sweep --json`: sweep.csv's rows as JSON on
- * stdout, so that a pipeline reads the statistics without a CSV parser. */
+/* sweep_json.c -- `hetsim sweep --json` (and reproduce's): the rows of a
+ * CSV file hetsim wrote, as JSON on stdout, so that a pipeline reads the
+ * figures without a CSV parser. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -49,23 +50,32 @@ static cJSON *rows_of(char *text)
     return rows;
 }
 
+cJSON *cli_csv_json_rows(const char *path)
+{
+    char *text = cli_read_text(path, 256u << 20);
+    if (!text) {
+        cli_error("%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    cJSON *rows = rows_of(text);
+    free(text);
+    if (!rows)
+        cli_error("%s: cannot convert to JSON (out of memory, or a "
+                  "malformed row)",
+                  path);
+    return rows;
+}
+
 int sweep_print_json(const struct sweep_spec *s, const char *out, size_t ncells)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/sweep.csv", out);
-    char *text = cli_read_text(path, 256u << 20);
-    if (!text) {
-        cli_error("%s: cannot read: %s", path, strerror(errno));
-        return CLI_FAILURE;
-    }
-    cJSON *root = cJSON_CreateObject(), *rows = rows_of(text);
-    free(text);
-    if (!root || !rows) {
-        cJSON_Delete(root);
+    cJSON *rows = cli_csv_json_rows(path);
+    cJSON *root = rows ? cJSON_CreateObject() : NULL;
+    if (!root) {
+        if (rows)
+            cli_error("out of memory");
         cJSON_Delete(rows);
-        cli_error("%s: cannot convert to JSON (out of memory, or a "
-                  "malformed row)",
-                  path);
         return CLI_FAILURE;
     }
     cJSON_AddStringToObject(root, "out", out);

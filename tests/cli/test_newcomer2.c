@@ -325,6 +325,32 @@ Test(json_out, a_cdf_of_equal_values_draws_without_gnuplot_warnings)
     cr_assert(strstr(out, "set xrange [2.5:10]\n"), "%s", out);
 }
 
+/* Two of Gavel's own fixture traces under gavel:fifo: table.csv's rows as
+ * JSON, each beside Gavel's simulator's figure (within 1 %, as the
+ * experiment suite checks from table.csv). */
+Test(json_out, reproduce_prints_its_rows, .timeout = 300)
+{
+    cr_assert_eq(hetsim("reproduce gavel-continuous --fixture=%s/tests/data/"
+                        "gavel-reference --throughputs %s/traces/gavel/"
+                        "simulation_throughputs.json --policies gavel:fifo "
+                        "-o rep --json",
+                        HETSIM_SOURCE_DIR, HETSIM_SOURCE_DIR),
+                 0, "%s", err);
+    cJSON *root = cJSON_Parse(out);
+    cr_assert(root, "not JSON: %s", out);
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+    cr_assert_eq(cJSON_GetArraySize(rows), 2); /* rates 0.4 and 2.8 */
+    cr_assert_eq(num(cJSON_GetArrayItem(rows, 0), "x"), 0.4);
+    cr_assert_eq(num(cJSON_GetArrayItem(rows, 1), "x"), 2.8);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *r = cJSON_GetArrayItem(rows, i);
+        double h = num(r, "hetsim_mean"), g = num(r, "gavel_sim");
+        cr_assert(fabs(h - g) <= 0.01 * g, "%g vs Gavel's %g", h, g);
+    }
+    cJSON_Delete(root);
+    cr_assert(strstr(err, "hetsim reproduce: results in rep"), "%s", err);
+}
+
 /* ---- sweep takes run's options ------------------------------------------ */
 
 TestSuite(sweep_options, .init = setup, .fini = teardown);
