@@ -430,76 +430,65 @@ static int read_results(const struct cmp_options *o, struct cmp_policy *r)
     return rc;
 }
 
-static int compare_main(struct cmp_options *op);
-
-int cli_compare(int argc, char **argv)
+/* The command, with standard input copied into TMP (its size) for
+ * --trace -, which the caller removes. */
+static int compare_in(int argc, char **argv, char *tmp, size_t cap)
 {
     static struct cmp_options o; /* large: keep it off the stack */
     int rc = parse_compare_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    /* --trace -: standard input, copied once for every run to read */
-    char tmp[4096] = "";
-    if (strcmp(o.trace, "-") == 0) {
-        if (cli_spool_stdin(tmp, sizeof tmp) != 0)
+    if (strcmp(o.trace, "-") == 0) { /* copied once for every run to read */
+        if (cli_spool_stdin(tmp, cap) != 0)
             return CLI_FAILURE;
         o.trace_file = tmp;
     }
-    rc = compare_main(&o);
-    if (tmp[0])
-        unlink(tmp);
-    return rc;
-}
-
-static int compare_main(struct cmp_options *op)
-{
-    int rc;
-    if ((rc = cmp_check_all(op)) != CLI_OK)
+    if ((rc = cmp_check_all(&o)) != CLI_OK)
         return rc;
     /* One result set: the runs, compare.csv, charts and report are written
      * into a temporary folder that replaces --out whole when all ran. */
     struct exp_set *set;
     char err[EXP_PATH_MAX + 256];
-    if (exp_set_begin(&set, op->out, err, sizeof err) != 0) {
+    if (exp_set_begin(&set, o.out, err, sizeof err) != 0) {
         cli_error("%s", err);
         return CLI_FAILURE;
     }
-    const char *target = op->out;
-    op->out = exp_set_dir(set);
+    const char *target = o.out;
+    o.out = exp_set_dir(set);
     struct cmp_policy res[CMP_MAX_POLICIES];
     memset(res, 0, sizeof res);
-    for (size_t k = 0; k < op->npolicies; k++)
-        res[k].name = op->label[k];
-    rc = run_all(op, res);
+    for (size_t k = 0; k < o.npolicies; k++)
+        res[k].name = o.label[k];
+    rc = run_all(&o, res);
     int nread = 0;
-    for (size_t k = 0; k < op->npolicies; k++)
+    for (size_t k = 0; k < o.npolicies; k++)
         if (res[k].ran) {
-            if (read_results(op, &res[k]) != CLI_OK)
+            if (read_results(&o, &res[k]) != CLI_OK)
                 rc = CLI_FAILURE;
             nread += res[k].read;
         }
-    if (nread && cmp_write_csv(op->out, res, op->npolicies) != CLI_OK)
+    if (nread && cmp_write_csv(o.out, res, o.npolicies) != CLI_OK)
         rc = CLI_FAILURE;
-    if (nread && cmp_draw_charts(op->out, res, op->npolicies) != 0)
+    if (nread && cmp_draw_charts(o.out, res, o.npolicies) != 0)
         rc = CLI_FAILURE;
-    if (nread && cmp_write_report(op, res) != 0)
+    if (nread && cmp_write_report(&o, res) != 0)
         rc = CLI_FAILURE;
-    op->out = target;
+    o.out = target;
     if (rc != CLI_OK)
         exp_set_abort(set);
     else if (exp_set_commit(set, err, sizeof err) != 0) {
         cli_error("%s", err);
         rc = CLI_FAILURE;
     }
-    if (nread && rc == CLI_OK && op->json)
-        cmp_print_json(op, res);
+    if (nread && rc == CLI_OK && o.json)
+        cmp_print_json(&o, res);
     else if (nread && rc == CLI_OK)
-        cmp_print_table(res, op->npolicies);
+        cmp_print_table(res, o.npolicies);
     if (nread && rc == CLI_OK)
         fprintf(stderr, "hetsim compare: report %s/report.html (open it in "
                 "a browser), table %s/compare.csv, runs %s/POLICY/\n",
-                op->out, op->out, op->out);
-    for (size_t k = 0; k < op->npolicies; k++) {
+                o.out, o.out, o.out);
+    for (size_t k = 0; k < o.npolicies; k++) {
         free(res[k].jct);
         free(res[k].tl_time);
         free(res[k].tl_busy);
@@ -507,3 +496,12 @@ static int compare_main(struct cmp_options *op)
     return rc;
 }
 
+
+int cli_compare(int argc, char **argv)
+{
+    char tmp[4096] = "";
+    int rc = compare_in(argc, argv, tmp, sizeof tmp);
+    if (tmp[0])
+        unlink(tmp);
+    return rc;
+}
