@@ -1,8 +1,11 @@
 /* test_newcomer2.c -- issue 17's second part: "did you mean" for the
  * options of every subcommand, unknown columns of the other trace formats,
- * --json on sweep, check, pack and share (parsed with cJSON), sweep taking
- * run's options, and compare --trace -. Runs the built binary. Every
- * expected figure is counted by hand from the small inputs written here. */
+ * --json on sweep, check, pack, share and reproduce (parsed with cJSON),
+ * what the walkthrough found (compare's table width, the report's commit,
+ * gnuplot's warnings), sweep taking run's options and refusing cells that
+ * would fail, and - for standard input and output. Runs the built binary.
+ * Every expected figure is counted by hand from the small inputs written
+ * here, or comes from Gavel's simulator (the fixture traces). */
 #include <criterion/criterion.h>
 
 #include <glob.h>
@@ -349,6 +352,33 @@ Test(json_out, reproduce_prints_its_rows, .timeout = 300)
     }
     cJSON_Delete(root);
     cr_assert(strstr(err, "hetsim reproduce: results in rep"), "%s", err);
+}
+
+/* Gavel's trace: FIFO's makespan is 55,387,435 s. Each time as "15385.4 h
+ * (55387435 s)" made a 141-column table; in hours it fits 90 columns,
+ * and the report keeps the seconds under the hours. */
+Test(json_out, compares_table_fits_a_terminal_and_the_report_has_both_units)
+{
+    cr_assert_eq(hetsim("compare --trace '%s/traces/gavel/msr/seed=0/"
+                        "6214e9.trace' --throughputs %s/traces/gavel/"
+                        "simulation_throughputs.json --cluster gavel-108 "
+                        "--policies fifo,sjf --estimates oracle -j 2 --out c",
+                        HETSIM_SOURCE_DIR, HETSIM_SOURCE_DIR),
+                 0, "%s", err);
+    size_t widest = 0, lines = 0;
+    for (const char *p = out; *p; lines++) {
+        size_t len = strcspn(p, "\n");
+        widest = len > widest ? len : widest;
+        p += len + (p[len] == '\n');
+    }
+    cr_assert_geq(lines, 4, "%s", out);
+    cr_assert_leq(widest, 90, "%zu columns:\n%s", widest, out);
+    cr_assert(strstr(out, "15385.4"), "%s", out);
+    char path[128];
+    snprintf(path, sizeof path, "%s/c/report.html", dir);
+    clitest_read_file(path, out, sizeof out);
+    cr_assert(strstr(out, "15385.40 h<br><small>55387434.8 s</small>"),
+              "the report's makespan cell");
 }
 
 /* ---- sweep takes run's options ------------------------------------------ */
