@@ -475,12 +475,14 @@ int cli_predictor(int argc, char **argv)
     int k = 0;
     while (k < 4 && strcmp(sub, subs[k]) != 0)
         k++;
+    char hint[128];
+    cli_did_you_mean(hint, sizeof hint, sub, subs, 4);
     if (k == 4)
         return cli_usage_error("hetsim predictor",
-                               "unknown command '%s' "
+                               "unknown command '%s'%s "
                                "(choose from: train, eval, predict, "
                                "compare)",
-                               sub);
+                               sub, hint);
     struct pcli_args a;
     int rc = parse_args(argc - 1, argv + 1, sub, &a);
     if (rc)

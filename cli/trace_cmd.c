@@ -484,8 +484,11 @@ int cli_trace(int argc, char **argv)
     for (size_t i = 0; i < NTRACE_COMMANDS; i++)
         if (strcmp(cmd, trace_commands[i].name) == 0)
             return trace_commands[i].run(argc - 1, argv + 1);
+    static const char *const names[] = {"stats", "convert", "generate"};
+    char hint[128];
+    cli_did_you_mean(hint, sizeof hint, cmd, names, 3);
     return cli_usage_error("hetsim trace",
-                           "unknown command '%s' (choose "
+                           "unknown command '%s'%s (choose "
                            "from: stats, convert, generate)",
-                           cmd);
+                           cmd, hint);
 }

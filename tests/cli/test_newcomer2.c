@@ -115,6 +115,26 @@ Test(suggest_options, check_pack_sweep_and_the_value_form)
     cr_assert(!strstr(err, "unrecognized"), "%s", err);
 }
 
+/* The subcommands of trace, predictor and dataset, and policies' option. */
+Test(suggest_options, subcommands_and_policies_verbose)
+{
+    static const char *const cases[][3] = {
+        {"trace stat x.csv", "hetsim trace: unknown command 'stat'", "stats"},
+        {"predictor trian", "hetsim predictor: unknown command 'trian'",
+         "train"},
+        {"dataset synht", "hetsim dataset: unknown command 'synht'", "synth"},
+        {"policies --verbos", "hetsim policies: unexpected argument '--verbos'",
+         "--verbose"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[256];
+        cr_assert_eq(hetsim("%s", cases[i][0]), 2, "%s", cases[i][0]);
+        snprintf(want, sizeof want, "%s (did you mean '%s'?)", cases[i][1],
+                 cases[i][2]);
+        cr_assert(strstr(err, want), "%s: %s", cases[i][0], err);
+    }
+}
+
 /* ---- unknown columns of the other formats ------------------------------- */
 
 TestSuite(format_columns, .init = setup, .fini = teardown);
