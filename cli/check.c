@@ -28,11 +28,13 @@ static void check_usage(void)
         "sweep.csv of\n`hetsim sweep`) with those kept in GOLDEN.json, so "
         "that a change to simulated\nresults is noticed (README, "
         "\"Regression check\").\n\n"
-        "  -b, --baseline F        the golden file to compare with\n"
+        "  -b, --baseline F        the golden file to compare with (- reads "
+        "stdin)\n"
         "  -w, --write-baseline F  write FILE's figures as a golden file "
         "instead\n"
         "  -r, --result FILE       summary.json, or sweep.csv (by its .csv "
-        "name)\n"
+        "name); -\n"
+        "                          reads a summary.json from standard input\n"
         "  -t, --tolerance T       largest relative change allowed, "
         "|result - golden| <=\n"
         "                          T |golden| (T itself when golden is 0); "
@@ -43,6 +45,11 @@ static void check_usage(void)
         "                          columns such as avg_jct_s_mean); "
         "default: all numbers\n"
         "  -q, --quiet             print nothing when within tolerance\n"
+        "      --json              print the comparison as JSON on stdout "
+        "(each golden\n"
+        "                          figure, its result, whether within "
+        "tolerance); with\n"
+        "                          --write-baseline, the figures written\n"
         "  -h, --help              show this help\n\n"
         "A figure is named KEY in a summary.json, and\n"
         "TRACE|LOAD|CLUSTER|POLICY|ESTIMATES:COLUMN in a sweep.csv.\n\n"
@@ -182,6 +189,14 @@ static int write_golden(const struct check_args *a, const struct figures *f)
     if (!a->quiet)
         fprintf(stderr, "hetsim check: wrote %zu figures of %s to %s\n", f->n,
                a->result, a->write);
+    if (a->json) {
+        cJSON *o = cJSON_CreateObject(), *fo = NULL;
+        if (o && (fo = cJSON_AddObjectToObject(o, "figures")))
+            for (size_t i = 0; i < f->n; i++)
+                cli_json_number(fo, f->name[i], f->value[i]);
+        if (!fo || cli_write_json(stdout, o) != 0)
+            return check_oom();
+    }
     return CLI_OK;
 }
 
@@ -226,6 +241,43 @@ static size_t find(const struct figures *golden, size_t i,
     while (j < res->n && strcmp(res->name[j], golden->name[i]) != 0)
         j++;
     return j;
+}
+
+/* The comparison as JSON on stdout: every golden figure, its result
+ * (null when missing or null) and whether it is within tolerance. */
+static int compare_json(const struct figures *golden,
+                        const struct figures *res, double tol)
+{
+    cJSON *root = cJSON_CreateObject(), *rows = NULL;
+    size_t moved = 0;
+    if (root) {
+        cli_json_number(root, "tolerance", tol);
+        rows = cJSON_AddArrayToObject(root, "figures");
+    }
+    for (size_t i = 0; rows && i < golden->n; i++) {
+        size_t j = find(golden, i, res);
+        double r = j < res->n ? res->value[j] : NAN;
+        int ok = j < res->n && within(golden->value[i], r, tol);
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(rows, o))
+            break;
+        cJSON_AddStringToObject(o, "figure", golden->name[i]);
+        cli_json_number(o, "golden", golden->value[i]);
+        cli_json_number(o, "result", r);
+        cJSON_AddBoolToObject(o, "found", j < res->n);
+        cJSON_AddBoolToObject(o, "within", ok);
+        moved += !ok;
+    }
+    if (root) {
+        cJSON_AddNumberToObject(root, "moved", (double)moved);
+        cJSON_AddBoolToObject(root, "ok", moved == 0);
+    }
+    if (!rows || cli_write_json(stdout, root) != 0)
+        return check_oom();
+    if (moved)
+        fprintf(stderr, "hetsim check: %zu of %zu figures moved beyond "
+                "tolerance %g\n", moved, golden->n, tol);
+    return moved ? CLI_FAILURE : CLI_OK;
 }
 
 static int compare(const struct figures *golden, const struct figures *res,
@@ -288,6 +340,7 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
         {"tolerance", required_argument, NULL, 't'},
         {"keys", required_argument, NULL, 'k'},
         {"quiet", no_argument, NULL, 'q'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -304,6 +357,7 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
         case 'w': a->write = optarg; break;
         case 'r': a->result = optarg; break;
         case 'q': a->quiet = 1; break;
+        case 'J': a->json = 1; break;
         case 't':
             a->tolerance = strtod(optarg, &end);
             if (end == optarg || *end || !(a->tolerance >= 0) ||
@@ -343,6 +397,8 @@ int cli_check(int argc, char **argv)
         rc = check_read_result(&a, &res);
     if (!rc && a.write)
         rc = write_golden(&a, &res);
+    else if (!rc && a.json)
+        rc = compare_json(&golden, &res, isnan(a.tolerance) ? tol : a.tolerance);
     else if (!rc)
         rc = compare(&golden, &res, isnan(a.tolerance) ? tol : a.tolerance,
                      a.quiet);

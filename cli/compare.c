@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "plots.h"
 #include "policy.h"
 #include "compare_internal.h"
+#include "passopt.h"
 #include "procpool.h"
 
 #define CMP_CMD "hetsim compare"
@@ -22,7 +25,8 @@ static void compare_usage(void)
         "--out DIR [OPTIONS]\n"
         "Replays one trace under several policies, each as its own "
         "`hetsim run`\ninto DIR/POLICY, then compares them.\n\n"
-        "  -t, --trace FILE      jobs to replay (docs/formats.md)\n"
+        "  -t, --trace FILE      jobs to replay (docs/formats.md); - reads "
+        "standard input\n"
         "  -c, --cluster C       a cluster JSON file or a built-in name "
         "(`hetsim clusters`)\n"
         "  -p, --policies LIST   comma-separated policies (`hetsim "
@@ -39,9 +43,7 @@ static void compare_usage(void)
         "  -f, --format NAME     passed to every run: the trace's format\n"
         "  -s, --seed N          passed to every run (default 1)\n"
         "  -j, --jobs N          runs at a time (default 1)\n"
-        "      --placement P, --policy-opt K=V, --backfill B,\n"
-        "      --restart-overhead S, --round-s S, --oom-detect-s S,\n"
-        "      --on-bad-row R, --procs-per-gpu N, --strict\n"
+        CLI_PASS_OPTIONS_HELP
         "                        passed to every run as given (`hetsim run "
         "--help`)\n"
         "      --json            print the table as JSON (figures unrounded)\n"
@@ -136,22 +138,6 @@ static int check_passed(const struct cmp_options *o)
     return 0;
 }
 
-/* The `hetsim run` flag of a passed option. */
-static const char *pass_flag(int opt)
-{
-    switch (opt) {
-    case 'L': return "--placement";
-    case 'O': return "--policy-opt";
-    case 'F': return "--backfill";
-    case 'R': return "--restart-overhead";
-    case 'W': return "--round-s";
-    case 'M': return "--oom-detect-s";
-    case 'B': return "--on-bad-row";
-    case 'G': return "--procs-per-gpu";
-    default: return "--strict";
-    }
-}
-
 static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
 {
     static const struct option long_options[] = {
@@ -166,16 +152,8 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
         {"jobs", required_argument, NULL, 'j'},
         {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
-        /* passed to every `hetsim run` as given (pass_option) */
-        {"placement", required_argument, NULL, 'L'},
-        {"policy-opt", required_argument, NULL, 'O'},
-        {"backfill", required_argument, NULL, 'F'},
-        {"restart-overhead", required_argument, NULL, 'R'},
-        {"round-s", required_argument, NULL, 'W'},
-        {"oom-detect-s", required_argument, NULL, 'M'},
-        {"on-bad-row", required_argument, NULL, 'B'},
-        {"procs-per-gpu", required_argument, NULL, 'G'},
-        {"strict", no_argument, NULL, 'X'},
+        /* passed to every `hetsim run` as given (passopt.h) */
+        CLI_PASS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -204,23 +182,15 @@ static int parse_compare_args(int argc, char **argv, struct cmp_options *o)
                 return CLI_USAGE;
             break;
         case 'J': o->json = 1; break;
-        case 'L':
-        case 'O':
-        case 'F':
-        case 'R':
-        case 'W':
-        case 'M':
-        case 'B':
-        case 'G':
-        case 'X':
-            if (o->npass + 2 > CMP_MAX_PASS)
-                return cli_usage_error(CMP_CMD, "too many options");
-            o->pass[o->npass++] = pass_flag(opt);
-            if (optarg)
-                o->pass[o->npass++] = optarg;
-            break;
         case 'h': compare_usage(); return -1;
-        default: return cli_option_error_in(CMP_CMD, opt, argv, long_options);
+        case '?':
+        case ':': return cli_option_error_in(CMP_CMD, opt, argv, long_options);
+        default:
+            if ((rc = cli_pass_option(CMP_CMD, opt, optarg, o->pass, &o->npass,
+                                      CMP_MAX_PASS)) != 0)
+                return rc == 1 ? cli_option_error_in(CMP_CMD, opt, argv,
+                                                     long_options)
+                               : rc;
         }
     }
     if (optind < argc)
@@ -244,7 +214,8 @@ void cmp_run_args(const struct cmp_options *o, size_t k, int dry, char *out,
 {
     snprintf(out, out_cap, "%s/%s", o->out, o->label[k]);
     const char *head[] = {"hetsim", "run", dry ? "--dry-run" : "-q",
-                          "--trace", o->trace, "--cluster", o->cluster,
+                          "--trace", o->trace_file ? o->trace_file : o->trace,
+                          "--cluster", o->cluster,
                           "--policy", o->policy[k], "--out", out};
     size_t n = sizeof head / sizeof head[0];
     memcpy(args, head, sizeof head);
@@ -459,12 +430,19 @@ static int read_results(const struct cmp_options *o, struct cmp_policy *r)
     return rc;
 }
 
-int cli_compare(int argc, char **argv)
+/* The command, with standard input copied into TMP (its size) for
+ * --trace -, which the caller removes. */
+static int compare_in(int argc, char **argv, char *tmp, size_t cap)
 {
     static struct cmp_options o; /* large: keep it off the stack */
     int rc = parse_compare_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    if (strcmp(o.trace, "-") == 0) { /* copied once for every run to read */
+        if (cli_spool_stdin(tmp, cap) != 0)
+            return CLI_FAILURE;
+        o.trace_file = tmp;
+    }
     if ((rc = cmp_check_all(&o)) != CLI_OK)
         return rc;
     /* One result set: the runs, compare.csv, charts and report are written
@@ -518,3 +496,12 @@ int cli_compare(int argc, char **argv)
     return rc;
 }
 
+
+int cli_compare(int argc, char **argv)
+{
+    char tmp[4096] = "";
+    int rc = compare_in(argc, argv, tmp, sizeof tmp);
+    if (tmp[0])
+        unlink(tmp);
+    return rc;
+}

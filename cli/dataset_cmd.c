@@ -275,11 +275,15 @@ int cli_dataset(int argc, char **argv)
                "  hetsim dataset synth --schema memory --seed 1 -o memory.csv\n");
         return CLI_OK;
     }
+    static const char *const names[] = {"synth", "gavel"};
+    char hint[128];
+    if (cmd)
+        cli_did_you_mean(hint, sizeof hint, cmd, names, 2);
     if (cmd)
         return cli_usage_error("hetsim dataset",
-                               "unknown command '%s' "
+                               "unknown command '%s'%s "
                                "(choose from: synth, gavel)",
-                               cmd);
+                               cmd, hint);
     return cli_usage_error("hetsim dataset", "missing command (synth or "
                                              "gavel)");
 }

@@ -59,9 +59,13 @@ int cli_policies(int argc, char **argv)
         return CLI_OK;
     int verbose = argc == 2 && (strcmp(argv[1], "--verbose") == 0 ||
                                 strcmp(argv[1], "-v") == 0);
+    static const char *const names[] = {"--verbose"};
+    char hint[128];
     if (argc > 1 && !verbose)
-        return cli_usage_error("hetsim policies", "unexpected argument '%s'",
-                               argv[1]);
+        cli_did_you_mean(hint, sizeof hint, argv[1], names, 1);
+    if (argc > 1 && !verbose)
+        return cli_usage_error("hetsim policies", "unexpected argument "
+                               "'%s'%s", argv[1], hint);
     for (size_t i = 0; pol_at(i); i++) {
         const struct pol_ops *p = pol_at(i);
         if (strlen(p->name) > 14) /* gavel:NAME: the text on its own line */

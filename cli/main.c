@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "experiment.h"
 #include "hetsim_commit.h" /* HETSIM_COMMIT, written at build time */
+#include "html.h"
 
 struct command {
     const char *name;
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 {
     /* GSL aborts on errors by default; every status is checked instead. */
     gsl_set_error_handler_off();
+    cli_build_commit = HETSIM_COMMIT; /* for the reports */
     /* SIGINT, SIGTERM, SIGHUP remove our temporary files before we die. */
     exp_safety_init();
     if (argc < 2)

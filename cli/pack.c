@@ -22,7 +22,7 @@ struct pack_options {
     enum pol_share_rule rule[PACK_MAX_RULES];
     size_t nrules;
     uint64_t seed;
-    int plots, quiet;
+    int plots, quiet, json;
 };
 
 static void pack_usage(void)
@@ -50,6 +50,8 @@ static void pack_usage(void)
         "  -s, --seed N           seed of `random` (default 1)\n"
         "      --no-plots         skip the charts\n"
         "  -q, --quiet            print nothing but errors\n"
+        "      --json             print summary.json on stdout, not the "
+        "table\n"
         "  -f, --format NAME      the trace's format (default: detected)\n"
         "  -h, --help             show this help\n\n"
         "A pod that no node can host when it arrives fails (it is not "
@@ -110,13 +112,15 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
         {"seed", required_argument, NULL, 's'},
         {"no-plots", no_argument, NULL, 'N'},
         {"quiet", no_argument, NULL, 'q'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         CLI_TRACE_LONG_OPTIONS,
         {NULL, 0, NULL, 0}};
     int opt, rc;
     char *end;
     optind = 0;
-    while ((opt = getopt_long(argc, argv, "t:c:P:o:s:qhf:", long_options,
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":t:c:P:o:s:qhf:", long_options,
                               NULL)) != -1) {
         switch (opt) {
         case 't': o->trace = optarg; break;
@@ -124,6 +128,7 @@ static int parse_args(int argc, char **argv, struct pack_options *o)
         case 'o': o->out = optarg; break;
         case 'N': o->plots = 0; break;
         case 'q': o->quiet = 1; break;
+        case 'J': o->json = 1; break;
         case 'h': pack_usage(); return -1;
         case 'P':
             if ((rc = parse_rules(o, optarg)))
@@ -351,7 +356,7 @@ int cli_pack(int argc, char **argv)
                     (double)in.npods / (r[i].wall_s > 0 ? r[i].wall_s : 1e-9));
     }
     if (rc == CLI_OK)
-        rc = pack_write(o.out, &in, r, o.nrules, o.plots, o.quiet);
+        rc = pack_write(o.out, &in, r, o.nrules, o.plots, o.quiet, o.json);
     for (size_t i = 0; i < o.nrules; i++) {
         free(r[i].alloc);
         free(r[i].frag);

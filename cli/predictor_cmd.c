@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
 #include "predictor_cmd.h"
 #include "trace_cmd.h"
 
@@ -17,7 +21,7 @@
 
 static const char OPTIONS_HELP[] =
     "\nOptions:\n"
-    "  -d, --data F          CSV dataset with a header row\n"
+    "  -d, --data F          CSV dataset with a header row (- reads stdin)\n"
     "  -t, --target COL      the column to predict\n"
     "      --categorical L   comma list of columns read as categories "
     "(columns with\n"
@@ -73,6 +77,7 @@ static const char OPTIONS_HELP[] =
     "compare: folder\n"
     "      --no-plots        compare: no charts\n"
     "  -q, --quiet           no progress\n"
+    "      --json            eval: the metrics as JSON on stdout\n"
     "  -h, --help            show this help\n\n"
     "Examples:\n"
     "  hetsim dataset synth --schema memory -o mem.csv\n"
@@ -189,6 +194,7 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
     case 'K': a->keep = optarg; break;
     case 'l': a->fit.log_target = 1; break;
     case 'q': a->quiet = 1; break;
+    case 'J': a->json = 1; break;
     case 'P': a->plots = 0; break;
     case 'O':
         if (pred_order_parse(&a->fit.order, optarg) < 0)
@@ -222,6 +228,15 @@ static int parse_option(struct pcli_args *a, const char *sub, int opt,
     return rc;
 }
 
+/* An unknown option (with the nearest known one) or a missing value. */
+static int option_error(const char *sub, int opt, char **argv,
+                        const struct option *table)
+{
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
+    return cli_option_error_in(cmd, opt, argv, table);
+}
+
 static int parse_args(int argc, char **argv, const char *sub,
                       struct pcli_args *a)
 {
@@ -247,6 +262,7 @@ static int parse_args(int argc, char **argv, const char *sub,
         {"out", required_argument, NULL, 'o'},
         {"no-plots", no_argument, NULL, 'P'},
         {"quiet", no_argument, NULL, 'q'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         PMODEL_NN_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -262,7 +278,9 @@ static int parse_args(int argc, char **argv, const char *sub,
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":d:t:m:o:k:qh", long_options,
                               NULL)) != -1)
-        if ((rc = parse_option(a, sub, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? option_error(sub, opt, argv, long_options)
+                      : parse_option(a, sub, opt, argv)) != 0)
             return rc;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "hetsim predictor %s", sub);
@@ -368,6 +386,25 @@ static int load_for_use(const struct pcli_args *a, int need_target,
     return rc;
 }
 
+/* eval --json: the metrics, unrounded, on stdout. */
+static int print_metrics_json(const struct pred_metrics *mt)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o) {
+        cJSON_AddNumberToObject(o, "rows", (double)mt->n);
+        cli_json_number(o, "mse", mt->mse);
+        cli_json_number(o, "rmse", mt->rmse);
+        cli_json_number(o, "mae", mt->mae);
+        cli_json_number(o, "mape_pct", mt->mape);
+        cli_json_number(o, "r2", mt->r2);
+    }
+    if (cli_write_json(stdout, o) != 0) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    return CLI_OK;
+}
+
 static int eval_or_predict(const struct pcli_args *a, int eval)
 {
     struct pmodel m;
@@ -387,9 +424,12 @@ static int eval_or_predict(const struct pcli_args *a, int eval)
     if (rc == CLI_OK && eval) {
         struct pred_metrics mt;
         pred_metrics_compute(t->y, yhat, t->n, &mt);
-        printf("rows %zu\nmse %.6g\nrmse %.6g\nmae %.6g\nmape %.4g %%\n"
-               "r2 %.6f\n",
-               mt.n, mt.mse, mt.rmse, mt.mae, mt.mape, mt.r2);
+        if (a->json)
+            rc = print_metrics_json(&mt);
+        else
+            printf("rows %zu\nmse %.6g\nrmse %.6g\nmae %.6g\nmape %.4g %%\n"
+                   "r2 %.6f\n",
+                   mt.n, mt.mse, mt.rmse, mt.mae, mt.mape, mt.r2);
     } else if (rc == CLI_OK) {
         struct trace_out o;
         if ((rc = cli_trace_out_open(&o, a->out)) == CLI_OK) {
@@ -435,20 +475,31 @@ int cli_predictor(int argc, char **argv)
     int k = 0;
     while (k < 4 && strcmp(sub, subs[k]) != 0)
         k++;
+    char hint[128];
+    cli_did_you_mean(hint, sizeof hint, sub, subs, 4);
     if (k == 4)
         return cli_usage_error("hetsim predictor",
-                               "unknown command '%s' "
+                               "unknown command '%s'%s "
                                "(choose from: train, eval, predict, "
                                "compare)",
-                               sub);
+                               sub, hint);
     struct pcli_args a;
     int rc = parse_args(argc - 1, argv + 1, sub, &a);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    switch (k) {
-    case 0: return train(&a);
-    case 1: return eval_or_predict(&a, 1);
-    case 2: return eval_or_predict(&a, 0);
-    default: return cli_predictor_compare(&a);
+    char tmp[4096] = ""; /* --data -: standard input, copied once */
+    if (strcmp(a.data, "-") == 0) {
+        if (cli_spool_stdin(tmp, sizeof tmp) != 0)
+            return CLI_FAILURE;
+        a.data = tmp;
     }
+    switch (k) {
+    case 0: rc = train(&a); break;
+    case 1: rc = eval_or_predict(&a, 1); break;
+    case 2: rc = eval_or_predict(&a, 0); break;
+    default: rc = cli_predictor_compare(&a); break;
+    }
+    if (tmp[0])
+        unlink(tmp);
+    return rc;
 }

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "experiment.h"
 #include "plots.h"
@@ -29,6 +31,8 @@ static void reproduce_usage(void)
            "                        whole: table.txt, table.csv, runs.csv, "
            "figure (.gp, .png,\n"
            "                        .svg), report.html\n"
+           "      --json            print table.csv's rows as JSON on stdout, "
+           "not the table\n"
            "  -j, --jobs N          runs at a time (default 2)\n"
            "      --policies LIST   comma-separated policies (defaults: the "
            "paper's; gavel:NAME\n"
@@ -57,8 +61,9 @@ static void reproduce_usage(void)
            "      --nodes FILE      fgd: the node list (default "
            "traces/alibaba2023/nodes.csv)\n"
            "      --keep-runs       keep every run's folder under DIR/work\n"
-           "      --progress        show progress on stderr even when it is "
-           "not a terminal\n"
+           "      --progress        (kept for older scripts: a line per "
+           "finished run goes to\n"
+           "                        stderr unless -q)\n"
            "  -q, --quiet           print nothing on success\n"
            "  -h, --help            show this help\n\n"
            "Example:\n"
@@ -70,7 +75,7 @@ struct rep_args {
     const char *out;
     char out_buf[512];
     long jobs;
-    int list, keep, progress, quiet;
+    int list, keep, progress, quiet, json;
     int list_opt; /* 'r', 'N' or 'A': which x list was given, or 0 */
     int have_trace, have_nodes;
 };
@@ -150,8 +155,9 @@ static int rep_option(struct rep_args *a, int opt, char **argv)
     case 'K': a->keep = 1; return 0;
     case 'p': a->progress = 1; return 0;
     case 'q': a->quiet = 1; return 0;
+    case 'W': a->json = 1; return 0;
     case 'h': reproduce_usage(); return -1;
-    default: return cli_option_error(REP_CMD, opt, argv);
+    default: return cli_option_error(REP_CMD, opt, argv); /* not reached */
     }
 }
 
@@ -232,6 +238,7 @@ static int parse_args(int argc, char **argv, struct rep_args *a)
         {"keep-runs", no_argument, NULL, 'K'},
         {"progress", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},
+        {"json", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -245,7 +252,9 @@ static int parse_args(int argc, char **argv, struct rep_args *a)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":lo:j:T:t:qh", long_options,
                               NULL)) != -1)
-        if ((rc = rep_option(a, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(REP_CMD, opt, argv, long_options)
+                      : rep_option(a, opt, argv)) != 0)
             return rc;
     if (a->list)
         return 0;
@@ -359,12 +368,33 @@ static int finish(struct rep_args *a, struct exp_plan *p, const char *tmp,
         exp_write(tmp, p, rows, (size_t)n, command, &chart_rc, err, sizeof err);
     if (rc == 0) {
         cli_chart_check(chart_rc, "figure");
-        if (!a->quiet)
+        if (!a->quiet && !a->json)
             exp_print_table(stdout, p, rows, (size_t)n);
     } else
         cli_error("%s", err);
     free(rows);
     return rc ? CLI_FAILURE : CLI_OK;
+}
+
+/* --json: table.csv's rows, as JSON on stdout. */
+static int print_json(const struct rep_args *a)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/table.csv", a->out);
+    cJSON *rows = cli_csv_json_rows(path);
+    cJSON *root = rows ? cJSON_CreateObject() : NULL;
+    if (root) {
+        cJSON_AddStringToObject(root, "experiment", a->cfg.info->name);
+        cJSON_AddStringToObject(root, "out", a->out);
+        cJSON_AddItemToObject(root, "rows", rows);
+    } else
+        cJSON_Delete(rows);
+    if (!root || cli_write_json(stdout, root) != 0) {
+        if (rows)
+            cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    return CLI_OK;
 }
 
 static int reproduce(struct rep_args *a, int argc, char **argv)
@@ -385,7 +415,8 @@ static int reproduce(struct rep_args *a, int argc, char **argv)
         cli_error("%s", err);
         rc = CLI_BAD_INPUT;
     }
-    int progress = a->progress || (!a->quiet && isatty(STDERR_FILENO));
+    /* a plain line per finished run, on a terminal or in a log */
+    int progress = a->progress || !a->quiet;
     if (rc == CLI_OK)
         rc = run_cells(p, a->jobs, progress);
     if (rc == CLI_OK)
@@ -401,7 +432,9 @@ static int reproduce(struct rep_args *a, int argc, char **argv)
     if (rc != CLI_OK)
         exp_remove_tree(tmp);
     else if (!a->quiet)
-        printf("\nhetsim reproduce: results in %s\n", a->out);
+        fprintf(stderr, "hetsim reproduce: results in %s\n", a->out);
+    if (rc == CLI_OK && a->json)
+        rc = print_json(a);
     return rc;
 }
 

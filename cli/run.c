@@ -217,10 +217,7 @@ int cli_load_cluster(const char *arg, struct cluster **out)
     return CLI_BAD_INPUT;
 }
 
-/* Standard input copied into a new temporary file, whose name goes into
- * TMP (its size): the readers read a file by name, twice when they detect
- * the format. 0, or CLI_FAILURE after a message. */
-static int spool_stdin(char *tmp, size_t cap)
+int cli_spool_stdin(char *tmp, size_t cap)
 {
     const char *dir = getenv("TMPDIR");
     snprintf(tmp, cap, "%s/hetsim-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -259,7 +256,7 @@ int cli_read_trace(const char *path, enum trace_format f,
     struct trace_error err = {0};
     char tmp[4096] = "";
     if (strcmp(path, "-") == 0) { /* --trace -: standard input */
-        if (spool_stdin(tmp, sizeof tmp) != 0)
+        if (cli_spool_stdin(tmp, sizeof tmp) != 0)
             return CLI_FAILURE;
         path = tmp;
     }
@@ -291,9 +288,9 @@ int cli_read_trace(const char *path, enum trace_format f,
 
 /* --policy-opt, --placement, --backfill, --estimates, --restart-overhead,
  * --round-s */
-static int policy_option(int opt, const char *arg, struct run_config *cfg)
+static int policy_option(const char *cmd, int opt, const char *arg,
+                         struct run_config *cfg)
 {
-    const char *cmd = "hetsim run";
     int k;
     switch (opt) {
     case 'O': {
@@ -325,7 +322,7 @@ static int policy_option(int opt, const char *arg, struct run_config *cfg)
     case 'W': { /* a shorthand for --policy-opt round_s=S */
         char opt_text[256];
         snprintf(opt_text, sizeof opt_text, "round_s=%s", arg);
-        return policy_option('O', opt_text, cfg);
+        return policy_option(cmd, 'O', opt_text, cfg);
     }
     case 'I':
     case 'U': {
@@ -400,6 +397,14 @@ static int parse_share_placement(const char *text, struct run_config *cfg)
     if (r == POL_SHARE_FGD || r == POL_SHARE_DOT_PRODUCT)
         return cfg->sharing = 1;
     return 0;
+}
+
+int cli_run_option(const char *cmd, int opt, const char *arg,
+                   struct run_config *cfg)
+{
+    if (opt == 'f' || opt == 'X' || opt == 'B' || opt == 'G')
+        return cli_trace_option(cmd, opt, arg, &cfg->format, &cfg->trace_opt);
+    return policy_option(cmd, opt, arg, cfg);
 }
 
 int cli_parse_placement(const char *cmd, const char *text,
@@ -553,7 +558,7 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'R':
         case 'W':
         case 'M':
-            if (policy_option(opt, optarg, cfg) != 0)
+            if (policy_option("hetsim run", opt, optarg, cfg) != 0)
                 return CLI_USAGE;
             break;
         case 'f':

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "passopt.h"
 #include "procpool.h"
 #include "sweep_internal.h"
 
@@ -18,19 +19,29 @@
 static void sweep_usage(void)
 {
     printf(
-        "Usage: hetsim sweep SPEC.json [-j N] [--out DIR]\n"
-        "       mpirun -np N hetsim sweep SPEC.json [-j N] [--out DIR]\n"
+        "Usage: hetsim sweep SPEC.json [-j N] [--out DIR] [OPTIONS]\n"
+        "       mpirun -np N hetsim sweep SPEC.json [-j N] [--out DIR] "
+        "[OPTIONS]\n"
         "Runs every combination of the traces (or generated loads), "
         "clusters, policies,\nestimate modes and seeds that SPEC lists "
         "(docs/sweeps.md), then the mean,\nstandard deviation and 95%% "
-        "confidence interval over seeds of each figure.\n\n"
+        "confidence interval over seeds of each figure.\nSPEC - reads it "
+        "from standard input (its paths then start from here).\n\n"
         "  -j, --jobs N      cells at a time (default 1); under mpirun, in "
         "each rank\n"
         "  -o, --out DIR     results folder (default results/sweep); "
         "created if missing\n"
-        "      --progress    show progress on stderr even when it is not a "
-        "terminal\n"
+        "      --progress    (kept for older scripts: progress shows on "
+        "stderr unless\n"
+        "                    -q; a log gets a plain line every 10 s)\n"
         "  -q, --quiet       no progress, and nothing on stdout on success\n"
+        "      --json        print sweep.csv's rows as JSON on stdout\n"
+        CLI_PASS_OPTIONS_HELP
+        "                    passed to every run as given (`hetsim run "
+        "--help`), before\n"
+        "                    a SPEC policy's own placement, backfill and "
+        "options; they\n"
+        "                    are part of each cell's inputs (cell.txt)\n"
         "  -h, --help        show this help\n\n"
         "Writes into DIR:\n"
         "  cells/ID/         one cell: cell.txt (its inputs), and what "
@@ -51,10 +62,14 @@ static void sweep_usage(void)
         "  hetsim sweep examples/sweep.json -j 2 --out results/sweep\n");
 }
 
+#define SWEEP_MAX_PASS 64
+
 struct sweep_args {
     const char *spec, *out;
     long jobs;
-    int quiet, progress;
+    int quiet, progress, json;
+    const char *pass[SWEEP_MAX_PASS]; /* `hetsim run` flags and values */
+    size_t npass;
 };
 
 static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
@@ -64,11 +79,15 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
         {"out", required_argument, NULL, 'o'},
         {"progress", no_argument, NULL, 'P'},
         {"quiet", no_argument, NULL, 'q'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
+        CLI_PASS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    *a = (struct sweep_args){NULL, "results/sweep", 1, 0, 0};
-    int opt;
+    memset(a, 0, sizeof *a);
+    a->out = "results/sweep";
+    a->jobs = 1;
+    int opt, rc;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":j:o:qh", long_options, NULL)) !=
@@ -77,12 +96,21 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
         case 'o': a->out = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'P': a->progress = 1; break;
+        case 'J': a->json = 1; break;
         case 'j':
             if (cli_pool_parse_jobs(SWEEP_CMD, optarg, &a->jobs))
                 return CLI_USAGE;
             break;
         case 'h': sweep_usage(); return -1;
-        default: return cli_option_error_in(SWEEP_CMD, opt, argv, long_options);
+        case '?':
+        case ':':
+            return cli_option_error_in(SWEEP_CMD, opt, argv, long_options);
+        default:
+            if ((rc = cli_pass_option(SWEEP_CMD, opt, optarg, a->pass,
+                                      &a->npass, SWEEP_MAX_PASS)) != 0)
+                return rc == 1 ? cli_option_error_in(SWEEP_CMD, opt, argv,
+                                                     long_options)
+                               : rc;
         }
     }
     if (optind == argc)
@@ -119,7 +147,9 @@ static void local_done(void *ctx, size_t cell, int ok)
 static int run_cells(const struct sweep_spec *s, const struct sweep_args *a,
                      const struct sweep_cell *cells, size_t n, int *aggregate)
 {
-    int show = !a->quiet && (a->progress || isatty(2));
+    /* a terminal: one line redrawn; a log: a plain line every 10 s and at
+     * the end (--progress is kept for older scripts) */
+    int show = !a->quiet;
     *aggregate = 1;
     if (sweep_mpi_launched())
         return sweep_mpi_run(s, a->out, cells, n, a->jobs, show, aggregate);
@@ -156,6 +186,10 @@ int cli_sweep(int argc, char **argv)
     size_t n = 0;
     int aggregate = 0;
     rc = sweep_spec_load(a.spec, &spec);
+    spec.pass = a.pass;
+    spec.npass = a.npass;
+    if (!rc)
+        rc = sweep_check_cells(&spec);
     if (!rc && !(cells = sweep_cells(&spec, &n))) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
@@ -171,6 +205,8 @@ int cli_sweep(int argc, char **argv)
         if (!rc && !a.quiet)
             fprintf(stderr, "hetsim sweep: %zu cells; statistics over %zu seeds in "
                    "%s/sweep.csv\n", n, spec.nseeds, a.out);
+        if (!rc && a.json)
+            rc = sweep_print_json(&spec, a.out, n);
     }
     free(cells);
     sweep_spec_free(&spec);

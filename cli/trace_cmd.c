@@ -369,7 +369,9 @@ static int parse_convert_args(int argc, char **argv, struct convert_args *a)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:c:T:f:qh", long_options, NULL)) !=
            -1)
-        if ((rc = convert_option(a, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(CONVERT_CMD, opt, argv, long_options)
+                      : convert_option(a, opt, argv)) != 0)
             return rc;
     if (optind >= argc)
         return cli_usage_error(CONVERT_CMD, "missing the trace FILE");
@@ -482,8 +484,11 @@ int cli_trace(int argc, char **argv)
     for (size_t i = 0; i < NTRACE_COMMANDS; i++)
         if (strcmp(cmd, trace_commands[i].name) == 0)
             return trace_commands[i].run(argc - 1, argv + 1);
+    static const char *const names[] = {"stats", "convert", "generate"};
+    char hint[128];
+    cli_did_you_mean(hint, sizeof hint, cmd, names, 3);
     return cli_usage_error("hetsim trace",
-                           "unknown command '%s' (choose "
+                           "unknown command '%s'%s (choose "
                            "from: stats, convert, generate)",
-                           cmd);
+                           cmd, hint);
 }

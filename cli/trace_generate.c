@@ -273,7 +273,9 @@ static int parse_generate_args(int argc, char **argv, struct gen_args *a)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:n:s:d:g:r:l:c:f:qh", long_options,
                               NULL)) != -1)
-        if ((rc = gen_option(a, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(GEN_CMD, opt, argv, long_options)
+                      : gen_option(a, opt, argv)) != 0)
             return rc;
     return check_args(a, argc, argv);
 }

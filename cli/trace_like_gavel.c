@@ -129,7 +129,9 @@ static int like_parse(int argc, char **argv, struct like_args *a)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:r:n:s:T:qh", long_options,
                               NULL)) != -1)
-        if ((rc = like_option(a, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(LIKE_CMD, opt, argv, long_options)
+                      : like_option(a, opt, argv)) != 0)
             return rc;
     if (optind < argc)
         return cli_usage_error(LIKE_CMD, "unexpected argument '%s'",

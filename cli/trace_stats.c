@@ -477,7 +477,9 @@ static int parse_stats_args(int argc, char **argv, struct trace_input *in,
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":c:T:jf:h", long_options, NULL)) !=
            -1)
-        if ((rc = stats_option(in, json, opt, argv)) != 0)
+        if ((rc = opt == '?' || opt == ':'
+                      ? cli_option_error_in(STATS_CMD, opt, argv, long_options)
+                      : stats_option(in, json, opt, argv)) != 0)
             return rc;
     if (optind >= argc)
         return cli_usage_error(STATS_CMD, "missing the trace FILE");

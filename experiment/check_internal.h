@@ -14,7 +14,7 @@ struct check_args {
     const char *keys[CHECK_MAX_KEYS];
     size_t nkeys;
     char keybuf[4096];
-    int quiet;
+    int quiet, json;
 };
 
 /* Named figures, in the order read. */

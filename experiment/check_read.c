@@ -97,10 +97,7 @@ static int read_summary_json(const char *path, const char *text,
     return rc;
 }
 
-/* Splits the CSV record at *P (RFC 4180 quoting) into FIELDS, NUL-
- * terminated in place; advances *P past it. Returns the field count, or
- * -1 on a broken quote. */
-static int csv_record(char **p, char **fields, int cap)
+int cli_csv_record(char **p, char **fields, int cap)
 {
     int n = 0;
     char *s = *p, *w;
@@ -145,7 +142,7 @@ static int read_sweep_csv(const char *path, char *text,
 {
     static char *head[CSV_MAX_COLS], *row[CSV_MAX_COLS];
     char *p = text;
-    int nh = csv_record(&p, head, CSV_MAX_COLS), keys = 0;
+    int nh = cli_csv_record(&p, head, CSV_MAX_COLS), keys = 0;
     while (keys < nh && strcmp(head[keys], "seeds") != 0)
         keys++;
     if (nh < 2 || keys == nh) {
@@ -153,7 +150,7 @@ static int read_sweep_csv(const char *path, char *text,
         return CLI_BAD_INPUT;
     }
     for (long line = 2; *p; line++) {
-        int n = csv_record(&p, row, CSV_MAX_COLS);
+        int n = cli_csv_record(&p, row, CSV_MAX_COLS);
         if (n == 1 && !row[0][0])
             continue;
         if (n != nh) {

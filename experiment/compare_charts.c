@@ -43,18 +43,19 @@ int cmp_write_csv(const char *dir, const struct cmp_policy *r, size_t n)
     return CLI_OK;
 }
 
-/* A time as "1146.6 h (4127820 s)" into BUF. */
+/* A time in hours, "1146.6", into BUF (seconds are in compare.csv and
+ * the report: both in one cell made a table too wide for a terminal). */
 static void fmt_time(char *buf, size_t cap, double s)
 {
-    snprintf(buf, cap, "%.1f h (%.0f s)", s / 3600, s);
+    snprintf(buf, cap, "%.1f", s / 3600);
 }
 
 void cmp_print_table(const struct cmp_policy *r, size_t n)
 {
     enum { NCOL = 9 };
     static const char *const head[NCOL] = {
-        "policy", "completed", "unschedulable", "avg JCT", "p99 JCT",
-        "makespan", "avg wait", "GPU util", "preemptions"};
+        "policy", "completed", "unsched.", "avg JCT h", "p99 JCT h",
+        "makespan h", "wait h", "util", "preempt."};
     char cell[CMP_MAX_POLICIES][NCOL][48];
     int w[NCOL];
     for (int i = 0; i < NCOL; i++)
@@ -66,7 +67,7 @@ void cmp_print_table(const struct cmp_policy *r, size_t n)
         const double *v = r[k].v;
         first = first ? first : &r[k];
         snprintf(cell[k][0], 48, "%s", r[k].name);
-        snprintf(cell[k][1], 48, "%.0f of %.0f", v[0], r[k].jobs_total);
+        snprintf(cell[k][1], 48, "%.0f/%.0f", v[0], r[k].jobs_total);
         snprintf(cell[k][2], 48, "%.0f", r[k].jobs_unschedulable);
         fmt_time(cell[k][3], 48, v[CMP_AVG]);
         fmt_time(cell[k][4], 48, v[CMP_P99]);
@@ -79,8 +80,11 @@ void cmp_print_table(const struct cmp_policy *r, size_t n)
                 w[i] = (int)strlen(cell[k][i]);
     }
     if (first)
-        printf("cluster %s (%.0f GPUs), placement %s\n", first->cluster,
-               first->total_gpus, first->placement);
+        printf("cluster %s (%.0f GPUs), placement %s\ntimes in hours "
+               "(seconds: compare.csv, report.html); wait: average; util: "
+               "GPU\nutilization; unsched.: jobs unschedulable on the "
+               "cluster\n",
+               first->cluster, first->total_gpus, first->placement);
     for (int i = 0; i < NCOL; i++)
         printf(i ? "  %*s" : "%-*s", w[i], head[i]);
     putchar('\n');

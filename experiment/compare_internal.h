@@ -11,6 +11,8 @@
 /* The command line of `hetsim compare`. */
 struct cmp_options {
     const char *trace, *cluster, *estimates, *throughputs, *format, *seed;
+    const char *trace_file; /* what the runs read: NULL, trace; else the copy
+                               of standard input (--trace -) */
     const char *out;
     long jobs;
     const char *policy[CMP_MAX_POLICIES]; /* as given to --policy */

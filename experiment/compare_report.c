@@ -32,7 +32,7 @@ static void write_inputs(FILE *f, const struct cmp_options *o)
     if (o->format)
         cli_html_row_text(f, "trace format", o->format);
     cli_html_row_text(f, "seed", o->seed ? o->seed : "1");
-    cli_html_row_text(f, "hetsim version", HETSIM_VERSION);
+    cli_html_row_version(f);
     fputs("</table>\n", f);
 }
 
@@ -42,27 +42,37 @@ static void write_inputs(FILE *f, const struct cmp_options *o)
 static const struct {
     const char *heading;
     int key;
-    double scale;
+    double scale; /* 0: a time, shown in hours over seconds */
     int decimals;
 } columns[] = {
-    {"jobs done", 0, 1, 0},      {"avg JCT (s)", 1, 1, 1},
-    {"avg JCT (h)", 1, 1 / 3600.0, 2},
-    {"median JCT (s)", 2, 1, 1}, {"p95 JCT (s)", 3, 1, 1},
-    {"p99 JCT (s)", 4, 1, 1},    {"p99 JCT (h)", 4, 1 / 3600.0, 2},
-    {"makespan (s)", 5, 1, 1},   {"makespan (h)", 5, 1 / 3600.0, 2},
-    {"avg wait (s)", 6, 1, 1},   {"avg wait (h)", 6, 1 / 3600.0, 2},
-    {"GPU util. (%)", 7, 100, 1}, {"preemptions", 8, 1, 0},
+    {"jobs done", 0, 1, 0},    {"avg JCT", 1, 0, 0},
+    {"median JCT", 2, 0, 0},   {"p95 JCT", 3, 0, 0},
+    {"p99 JCT", 4, 0, 0},      {"makespan", 5, 0, 0},
+    {"avg wait", 6, 0, 0},     {"GPU util. (%)", 7, 100, 1},
+    {"preemptions", 8, 1, 0},
 };
+
+/* Column I of a row of figures V: a time as hours over seconds, in one
+ * cell (two columns per time made the table wider than the page). */
+static void write_cell(FILE *f, size_t i, const double *v)
+{
+    double x = v[columns[i].key];
+    if (columns[i].scale == 0)
+        fprintf(f, "<td>%.2f h<br><small>%.1f s</small></td>", x / 3600, x);
+    else
+        fprintf(f, "<td>%.*f</td>", columns[i].decimals,
+                columns[i].scale * x);
+}
 
 static void write_table(FILE *f, const struct cmp_options *o,
                         const struct cmp_policy *r)
 {
     fputs("<h2>Summary</h2>\n<p class=\"sub\">One row per policy, from its "
           "run's summary.json (also in compare.csv; times in simulated "
-          "seconds and hours, averages over completed jobs; unschedulable "
+          "hours over seconds, averages over completed jobs; unschedulable "
           "jobs never ran: jobs.csv of each run gives the reason). Each policy's own results "
           "are in the folder of its name.</p>\n<div class=\"wide\">"
-          "<table class=\"grid\">\n"
+          "<table class=\"grid nowrap\">\n"
           "<tr><th>policy</th><th>cluster</th><th>placement</th>"
           "<th>unschedulable</th>", f);
     for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
@@ -82,10 +92,9 @@ static void write_table(FILE *f, const struct cmp_options *o,
         }
         for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++) {
             if (r[k].read)
-                fprintf(f, "<td>%.*f</td>", columns[i].decimals,
-                        columns[i].scale * r[k].v[columns[i].key]);
+                write_cell(f, i, r[k].v);
             else
-                fputs(i ? "" : "<td colspan=\"17\">failed: see the messages "
+                fputs(i ? "" : "<td colspan=\"12\">failed: see the messages "
                       "of hetsim compare</td>", f);
         }
         fputs("</tr>\n", f);

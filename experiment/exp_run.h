@@ -131,10 +131,23 @@ struct run_config {
     size_t nopts;
 };
 
+/* Standard input copied into a new temporary file, whose name goes into
+ * TMP (its size): the readers read a file by name, twice when they detect
+ * the format; the caller unlinks it. 0, or CLI_FAILURE after a message
+ * (run.c). */
+int cli_spool_stdin(char *tmp, size_t cap);
+
 /* Whether a --policy NAME names a plugin to load: it holds a '/' or ends
  * in ".so" (run.c). */
 int cli_policy_is_plugin(const char *name);
 
+/* One option of `hetsim run` by its short code (run.c's table: 'O'
+ * --policy-opt, 'L' --placement, 'F' --backfill, 'E' --estimates, 'R'
+ * --restart-overhead, 'W' --round-s, 'M' --oom-detect-s, 'I', 'U', and the
+ * trace's 'f', 'X', 'B', 'G') into CFG; misuse is said as CMD's. 0, or an
+ * exit code. */
+int cli_run_option(const char *cmd, int opt, const char *arg,
+                   struct run_config *cfg);
 /* Parses --placement RULE[,mem-aware[:MARGIN]] into CFG; 0 or CLI_USAGE
  * after a message. */
 int cli_parse_placement(const char *cmd, const char *text,
@@ -396,6 +409,10 @@ void cli_csv_quoted(FILE *f, const char *text);
  * ROOT. -1 when out of memory. */
 struct cJSON;
 int cli_write_json(FILE *f, struct cJSON *root);
+/* The rows of the CSV file PATH (one hetsim wrote: a header, RFC 4180
+ * quoting) as a JSON array of objects, numbers as numbers, empty fields
+ * null; NULL after a message (sweep_json.c). */
+struct cJSON *cli_csv_json_rows(const char *path);
 /* ROOT's JSON text into DIR/NAME through cli_atomic; frees ROOT. 0, or
  * -1 (out of memory, or a write error with errno set). */
 int cli_write_json_file(const char *dir, const char *name, struct cJSON *root);

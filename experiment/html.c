@@ -92,9 +92,10 @@ static const char css[] =
     "figcaption{font-size:.92em;color:#444;margin-top:.3em}\n"
     ".missing{padding:1em;background:#fff7e0;border:1px solid #f0d890}\n"
     "pre{background:#f5f5f5;padding:.8em;overflow-x:auto;white-space:"
-    "pre-wrap;word-break:break-all}\n"
+    "pre-wrap;overflow-wrap:anywhere}\n"
     ".sub{color:#666}p,figcaption,pre{max-width:960px}\n"
-    ".wide{overflow-x:auto}.grid{font-size:.9em}\n"
+    ".wide{overflow-x:auto}.grid{font-size:.9em}.nowrap td{white-space:nowrap}"
+    ".grid small{color:#666}\n"
     ".grid td{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".grid tr:first-child th{white-space:normal;text-align:right;"
     "vertical-align:bottom}.grid tr:first-child th:first-child{text-align:"
@@ -216,4 +217,15 @@ int cli_html_close(struct cli_atomic *a, const char *command, int argc,
         return -1;
     }
     return 0;
+}
+
+const char *cli_build_commit = "";
+
+void cli_html_row_version(FILE *f)
+{
+    char text[160];
+    snprintf(text, sizeof text, "%s%s%.100s%s", HETSIM_VERSION,
+             cli_build_commit[0] ? " (commit " : "", cli_build_commit,
+             cli_build_commit[0] ? ")" : "");
+    cli_html_row_text(f, "hetsim version", text);
 }

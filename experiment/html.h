@@ -18,6 +18,10 @@ const char *cli_html_num(char *buf, size_t cap, double x);
 /* Table rows: <th>KEY</th> and VALUE escaped, or S seconds (and hours
  * from one hour on). KEY is HTML already. */
 void cli_html_row_text(FILE *f, const char *key, const char *value);
+/* The git commit hetsim was built from, set by main ("": unknown), and the
+ * "hetsim version" row of a report's inputs: the version and that commit. */
+extern const char *cli_build_commit;
+void cli_html_row_version(FILE *f);
 void cli_html_row_seconds(FILE *f, const char *key, double s);
 
 /* Opens DIR/report.html (atomically; cli_html_close commits it) and writes

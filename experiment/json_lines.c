@@ -115,13 +115,15 @@ void cli_json_lines_free(struct cli_json_lines *m)
 
 char *cli_read_text(const char *path, size_t max)
 {
-    FILE *f = fopen(path, "rb");
+    int in = strcmp(path, "-") == 0; /* standard input */
+    FILE *f = in ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
     char *buf = malloc(max + 1);
     size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
     int bad = ferror(f);
-    fclose(f);
+    if (!in)
+        fclose(f);
     if (!buf || bad || n > max) {
         free(buf);
         errno = !buf ? ENOMEM : bad ? EIO : EFBIG;

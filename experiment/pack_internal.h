@@ -43,9 +43,11 @@ int cli_share_demand(const struct cluster *c, const struct trace *t,
                      const char *src, size_t j, struct share_demand *d);
 
 /* Writes pack.csv, pack_summary.csv, summary.json and (PLOTS) the charts
- * into DIR; prints the summary table unless QUIET. Returns an exit code. */
+ * into DIR; prints summary.json on stdout when JSON, else the summary table
+ * unless QUIET. Returns an exit code. */
 int pack_write(const char *dir, const struct pack_input *in,
-               const struct pack_result *r, size_t nr, int plots, int quiet);
+               const struct pack_result *r, size_t nr, int plots, int quiet,
+               int json);
 
 /* The value of SERIES at the last pod whose arrived share is <= AT (NAN
  * when no pod is). */

@@ -94,8 +94,9 @@ static int write_summary(const char *dir, const struct pack_input *in,
     return cli_atomic_commit(&a);
 }
 
-static int write_json(const char *dir, const struct pack_input *in,
-                      const struct pack_result *r, size_t nr)
+/* What summary.json holds. */
+static cJSON *summary_root(const struct pack_input *in,
+                           const struct pack_result *r, size_t nr)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "pods", (double)in->npods);
@@ -113,7 +114,7 @@ static int write_json(const char *dir, const struct pack_input *in,
         cli_json_number(o, "frag_rate_final", r[i].frag[in->npods - 1]);
         cli_json_number(o, "frag_rate_mean", frag_mean(in, &r[i]));
     }
-    return cli_write_json_file(dir, "summary.json", root);
+    return root;
 }
 
 /* One chart of SERIES (alloc or frag of each result) against arrived. */
@@ -151,19 +152,30 @@ static void print_table(const struct pack_input *in,
 }
 
 int pack_write(const char *dir, const struct pack_input *in,
-               const struct pack_result *r, size_t nr, int plots, int quiet)
+               const struct pack_result *r, size_t nr, int plots, int quiet,
+               int json)
 {
+    cJSON *root = summary_root(in, r, nr);
+    cJSON *copy = json ? cJSON_Duplicate(root, 1) : NULL; /* for stdout */
     if (cli_mkdirs(dir) || write_curves(dir, in, r, nr) ||
-        write_summary(dir, in, r, nr) || write_json(dir, in, r, nr)) {
+        write_summary(dir, in, r, nr) || (json && !copy) ||
+        cli_write_json_file(dir, "summary.json", root)) {
+        cJSON_Delete(copy);
         cli_error("%s: cannot write the results", dir);
         return CLI_FAILURE;
     }
     if (plots && (chart(dir, "allocation", "GPU allocated / cluster GPUs", in,
                         r, nr, 0) ||
                   chart(dir, "fragmentation", "fragmented GPU / cluster GPUs",
-                        in, r, nr, 1)))
+                        in, r, nr, 1))) {
+        cJSON_Delete(copy);
         return CLI_FAILURE;
-    if (!quiet)
+    }
+    if (json && cli_write_json(stdout, copy) != 0) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    if (!quiet && !json)
         print_table(in, r, nr);
     return CLI_OK;
 }

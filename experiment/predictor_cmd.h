@@ -108,6 +108,7 @@ struct pcli_args {
     struct pmodel_fit fit;
     struct pred_base_params params; /* train: hyper-parameters given */
     int params_set, quiet, plots;
+    int json; /* eval: the metrics as JSON */
 };
 
 /* CLI_BAD_INPUT after `FILE:LINE: ...` when LOG_TARGET is set and a

@@ -42,7 +42,7 @@ static void write_inputs(FILE *f, const struct run_config *cfg,
     cli_html_row_seconds(f, "restart overhead", cfg->restart_overhead_s);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
     cli_html_row_text(f, "seed", buf);
-    cli_html_row_text(f, "hetsim version", HETSIM_VERSION);
+    cli_html_row_version(f);
     fputs("</table>\n", f);
 }
 

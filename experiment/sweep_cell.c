@@ -68,6 +68,14 @@ int sweep_cell_text(const struct sweep_spec *s, const struct sweep_cell *c,
         PUT("backfill=%s\n", p->backfill);
     PUT("estimates=%s\nseed=%llu\n", s->estimates[c->estimates],
         (unsigned long long)s->seeds[c->seed]);
+    /* sweep's command-line run options, as given (none: the text, hence
+     * the id, of a sweep without them) */
+    for (size_t i = 0; i < s->npass; i++) {
+        /* every flag but --strict has a value */
+        int value = strcmp(s->pass[i], "--strict") != 0 && i + 1 < s->npass;
+        PUT("run.%s=%s\n", s->pass[i] + 2, value ? s->pass[i + 1] : "");
+        i += (size_t)value;
+    }
 #undef PUT
     return (int)len;
 }
@@ -170,6 +178,8 @@ int sweep_cell_argv(const struct sweep_spec *s, const char *out,
     if (s->throughputs)
         add2(&b, "--throughputs", s->throughputs);
     add2(&b, "--policy", p->name);
+    for (size_t i = 0; i < s->npass; i++)
+        add(&b, s->pass[i]);
     for (size_t i = 0; i < p->nopts; i++) {
         snprintf(text, sizeof text, "%s=%s", p->keys[i], p->values[i]);
         add2(&b, "--policy-opt", text);

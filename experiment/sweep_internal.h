@@ -26,9 +26,13 @@ int cli_json_lines_build(struct cli_json_lines *m, const char *text,
 /* The line of ITEM, or 0 when unknown. */
 long cli_json_line(const struct cli_json_lines *m, const struct cJSON *item);
 void cli_json_lines_free(struct cli_json_lines *m);
-/* The whole of PATH, NUL-terminated, at most MAX bytes; NULL with errno
- * set (EFBIG when larger). */
+/* The whole of PATH ("-": standard input), NUL-terminated, at most MAX
+ * bytes; NULL with errno set (EFBIG when larger). */
 char *cli_read_text(const char *path, size_t max);
+/* Splits the CSV record at *P (RFC 4180 quoting) into FIELDS, NUL-
+ * terminated in place; advances *P past it. Returns the field count, or
+ * -1 on a broken quote (check_read.c). */
+int cli_csv_record(char **p, char **fields, int cap);
 
 /* ---- The SPEC (sweep_spec.c) ------------------------------------------- */
 
@@ -70,6 +74,11 @@ struct sweep_spec {
     char *throughputs; /* beside SPEC, or NULL */
     char *throughputs_label; /* as written */
     char *format;      /* or NULL: detected */
+    /* `hetsim run` options of sweep's command line (flag, value; a flag
+     * without value alone), passed to every run before a policy's own;
+     * not freed by sweep_spec_free */
+    const char *const *pass;
+    size_t npass;
 };
 
 /* Reads the SPEC at PATH into *S (which the caller frees with
@@ -77,6 +86,11 @@ struct sweep_spec {
  * CLI_FAILURE after `hetsim: error: PATH:LINE: what is wrong`. */
 int sweep_spec_load(const char *path, struct sweep_spec *s);
 void sweep_spec_free(struct sweep_spec *s);
+
+/* Refuses, before any cell runs, a policy that needs run-time estimates
+ * under estimates "none", and a backfill its policy or estimates cannot
+ * take (sweep_check.c). CLI_OK, or CLI_BAD_INPUT after saying why. */
+int sweep_check_cells(const struct sweep_spec *s);
 
 /* ---- Cells (sweep_cell.c) ---------------------------------------------- */
 
@@ -186,6 +200,11 @@ struct sweep_group {
  * 0, or -1 after a warning. */
 int sweep_draw_charts(const struct sweep_spec *s, const char *out,
                       const struct sweep_group *g);
+
+/* Prints OUT/sweep.csv on stdout as JSON: {"out", "cells", "seeds",
+ * "rows": one object per row, numbers as numbers, empty fields null}
+ * (sweep_json.c). CLI_OK, or CLI_FAILURE after saying why. */
+int sweep_print_json(const struct sweep_spec *s, const char *out, size_t ncells);
 
 /* Reads every cell's summary.json and writes OUT/sweep.csv (atomically)
  * and the charts jct_vs_load and makespan into OUT. CLI_OK, or

@@ -88,6 +88,27 @@ static void put_plot(struct plot_buf *b, const struct plot_series *s,
     plot_buf_puts(b, "\n");
 }
 
+/* All values equal (two jobs of the same JCT): gnuplot would warn of an
+ * empty x range on stderr; a range around the value is set instead. */
+static void put_single_value_range(struct plot_buf *b,
+                                   const struct plot_series *s, size_t n,
+                                   int log_x)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < s[k].n; i++) {
+            lo = s[k].values[i] < lo ? s[k].values[i] : lo;
+            hi = s[k].values[i] > hi ? s[k].values[i] : hi;
+        }
+    if (!(lo == hi) || !isfinite(lo))
+        return;
+    plot_buf_puts(b, "set xrange [");
+    plot_buf_number(b, log_x ? lo / 2 : lo - 1);
+    plot_buf_puts(b, ":");
+    plot_buf_number(b, log_x ? hi * 2 : hi + 1);
+    plot_buf_puts(b, "]\n");
+}
+
 int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
              size_t n_series)
 {
@@ -111,6 +132,8 @@ int plot_cdf(const struct plot_chart *chart, const struct plot_series *series,
          * right margin leaves room for the last x tic label, which
          * autoscaling puts right on the border. */
         plot_buf_puts(&b, "set yrange [0:1]\n");
+        put_single_value_range(&b, series, n_series,
+                               (chart->flags & PLOT_LOG_X) != 0);
         plot_buf_puts(&b, n_series > 3 ? "set key outside right top "
                                          "Left reverse\n"
                           : n_series > 1 ? "set key bottom right\n"

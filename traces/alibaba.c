@@ -320,7 +320,7 @@ int trace_read_alibaba2023(const char *path, const struct trace_options *opt,
         rc = trace_csv_open(path, &r.csv, &e);
     if (!rc)
         rc = trace_csv_header(r.csv, path, names, NCOLS, NCOLS, r.field_of,
-                              &r.nfields, &e);
+                              &r.nfields, &r.b, &e);
     if (!rc)
         rc = trace_csv_rows(r.csv, &r.b, r.nfields, alibaba_row, &r, &e);
     if (!rc && r.nopen)

@@ -174,7 +174,7 @@ int trace_read_alibaba_nodes(const char *path, struct trace_nodes **out,
         trace_error_set(&e, path, 0, 0, "out of memory");
     else if ((rc = trace_csv_open(path, &r.csv, &e)) == 0 &&
              (rc = trace_csv_header(r.csv, path, names, NCOLS, NCOLS,
-                                    r.field_of, &r.nfields, &e)) == 0)
+                                    r.field_of, &r.nfields, NULL, &e)) == 0)
         rc = read_rows(&r, &e);
     if (rc == TRACE_EPARSE && e.line == 0) /* no header: an empty file */
         trace_error_set(&e, path, 0, 0, "node list has no nodes");

@@ -294,19 +294,46 @@ int trace_read(const char *path, enum trace_format f,
 
 /* ---- CSV headers ------------------------------------------------------- */
 
+/* Field I of HEADER names no column of the format: a warning kept in B's
+ * trace naming the nearest known column, or under TRACE_STRICT an error. */
+static int unknown_name(struct trace_build *b, const struct trace_csv_row *row,
+                        size_t i, const char *text, size_t len,
+                        const char *const *names, size_t n,
+                        struct trace_error *e)
+{
+    const char *near = trace_nearest_name(text, len, names, n);
+    char what[200];
+    snprintf(what, sizeof what, "unknown column \"%.*s\"%s%s%s",
+             (int)(len < 80 ? len : 80), text,
+             near ? " (did you mean \"" : "", near ? near : "",
+             near ? "\"?)" : "");
+    if (b->flags & TRACE_STRICT) {
+        trace_error_set(e, b->path, row->line, (long)i + 1,
+                        "%s; known columns: docs/formats.md", what);
+        return TRACE_EPARSE;
+    }
+    struct trace *t = b->trace;
+    if (t->nwarnings < TRACE_MAX_WARNINGS)
+        trace_error_set(&t->warnings[t->nwarnings], b->path, row->line,
+                        (long)i + 1, "%s; ignored", what);
+    t->nwarnings++;
+    return 0;
+}
+
 static int map_names(const char *path, const struct trace_csv_row *row,
                      const char *const *names, size_t n, long *field_of,
-                     struct trace_error *e)
+                     struct trace_build *b, struct trace_error *e)
 {
     for (size_t i = 0; i < row->nfields; i++) {
-        const char *b = row->fields[i].text, *end = b + row->fields[i].len;
-        while (b < end && (*b == ' ' || *b == '\t'))
-            b++;
-        while (end > b && (end[-1] == ' ' || end[-1] == '\t'))
+        const char *t = row->fields[i].text, *end = t + row->fields[i].len;
+        while (t < end && (*t == ' ' || *t == '\t'))
+            t++;
+        while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
             end--;
+        int known = 0;
         for (size_t c = 0; c < n; c++) {
-            if (strlen(names[c]) != (size_t)(end - b) ||
-                memcmp(names[c], b, (size_t)(end - b)) != 0)
+            if (strlen(names[c]) != (size_t)(end - t) ||
+                memcmp(names[c], t, (size_t)(end - t)) != 0)
                 continue;
             if (field_of[c] >= 0) {
                 trace_error_set(e, path, row->line, (long)i + 1,
@@ -314,14 +341,20 @@ static int map_names(const char *path, const struct trace_csv_row *row,
                 return TRACE_EPARSE;
             }
             field_of[c] = (long)i;
+            known = 1;
         }
+        int rc;
+        if (!known && b && end > t &&
+            (rc = unknown_name(b, row, i, t, (size_t)(end - t), names, n, e)))
+            return rc;
     }
     return 0;
 }
 
 int trace_csv_header(struct trace_csv *csv, const char *path,
                      const char *const *names, size_t n, size_t nrequired,
-                     long *field_of, size_t *nfields, struct trace_error *e)
+                     long *field_of, size_t *nfields, struct trace_build *b,
+                     struct trace_error *e)
 {
     struct trace_csv_row row;
     int rc = trace_csv_next(csv, &row, e);
@@ -335,7 +368,7 @@ int trace_csv_header(struct trace_csv *csv, const char *path,
         return rc;
     for (size_t c = 0; c < n; c++)
         field_of[c] = -1;
-    if ((rc = map_names(path, &row, names, n, field_of, e)) != 0)
+    if ((rc = map_names(path, &row, names, n, field_of, b, e)) != 0)
         return rc;
     for (size_t c = 0; c < nrequired; c++) {
         if (field_of[c] < 0) {

@@ -225,7 +225,7 @@ int trace_read_philly(const char *path, const struct trace_options *opt,
         rc = trace_csv_open(path, &p.csv, &e);
     if (!rc)
         rc = trace_csv_header(p.csv, path, names, NCOLS, NCOLS, p.field_of,
-                              &p.nfields, &e);
+                              &p.nfields, &p.b, &e);
     if (!rc)
         rc = trace_csv_rows(p.csv, &p.b, p.nfields, philly_row, &p, &e);
     trace_csv_close(p.csv);

@@ -135,7 +135,7 @@ int trace_read_tiresias(const char *path, const struct trace_options *opt,
         rc = trace_csv_open(path, &r.csv, &e);
     if (!rc)
         rc = trace_csv_header(r.csv, path, names, NCOLS, NREQUIRED, r.field_of,
-                              &r.nfields, &e);
+                              &r.nfields, &r.b, &e);
     if (!rc)
         rc = trace_csv_rows(r.csv, &r.b, r.nfields, tiresias_row, &r, &e);
     trace_csv_close(r.csv);

@@ -201,12 +201,15 @@ int trace_build_end(struct trace_build *b, int rc, const struct trace_error *e,
 /* ---- CSV headers (formats.c) -------------------------------------------- */
 
 /* Reads the header record and finds names[0..n) in it (blanks around a name
- * and unknown names ignored; a name twice is an error): field_of[i] is the
- * field of names[i] or -1, *nfields the header's width; the first nrequired
- * must be there. 0 or a TRACE_E* code with *e filled. */
+ * ignored; a name twice is an error): field_of[i] is the field of names[i]
+ * or -1, *nfields the header's width; the first nrequired must be there. A
+ * name not among names[] is a warning in B's trace naming the nearest one
+ * (an error under B's TRACE_STRICT); B NULL: ignored. 0 or a TRACE_E* code
+ * with *e filled. */
 int trace_csv_header(struct trace_csv *csv, const char *path,
                      const char *const *names, size_t n, size_t nrequired,
-                     long *field_of, size_t *nfields, struct trace_error *e);
+                     long *field_of, size_t *nfields, struct trace_build *b,
+                     struct trace_error *e);
 
 /* Fills *e with "missing required column NAME" at HEADER's line, naming
  * the header field that looks like a typo of it, if one does. */

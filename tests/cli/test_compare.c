@@ -94,11 +94,11 @@ Test(compare, writes_a_self_contained_report_with_a_row_per_policy)
     cr_assert(strstr(page, "</html>\n"));
     /* FIFO's row: cluster, placement, 1 of 7 jobs unschedulable (j5 asks
      * for 8 GPUs, a type has at most 4), 6 jobs done, then the
-     * hand-computed average JCT 77.5 s (see the test above), shown with one
-     * decimal, and in hours (77.5 / 3600 = 0.0215). */
+     * hand-computed average JCT 77.5 s (see the test above), in hours
+     * (77.5 / 3600 = 0.0215) over seconds with one decimal. */
     cr_assert(strstr(page, "<tr><th>fifo</th><td>small</td><td>fastest</td>"
-                           "<td>1 of 7</td><td>6</td><td>77.5</td>"
-                           "<td>0.02</td>"),
+                           "<td>1 of 7</td><td>6</td><td>0.02 h<br><small>"
+                           "77.5 s</small></td>"),
               "%s", page);
     cr_assert(strstr(page, "<tr><th>sjf</th><td>small</td><td>fastest</td>"
                            "<td>1 of 7</td><td>6</td>"));
