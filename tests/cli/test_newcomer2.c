@@ -184,6 +184,31 @@ Test(format_columns, alibaba2023_warns_and_strict_exits_3)
     cr_assert_eq(hetsim("trace stats -f alibaba2023 --strict pods.csv"), 3);
 }
 
+/* A cluster's node list (--cluster alibaba2023:FILE) as the trace readers:
+ * an unknown column warned of with the nearest known name, an error under
+ * --strict before anything is written. */
+Test(format_columns, alibaba2023_node_list_warns_and_strict_exits_3)
+{
+    clitest_write_file(dir, "nodes.csv",
+                       "sn,cpu_milli,memory_mib,gpu,model,memory_mb\n"
+                       "n1,64000,262144,8,V100M16,1\n");
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    cr_assert_eq(hetsim("run --trace t.csv --cluster alibaba2023:nodes.csv "
+                        "-q --out r"),
+                 0, "%s", err);
+    cr_assert(strstr(err, "nodes.csv:1:6: unknown column \"memory_mb\" (did "
+                          "you mean \"memory_mib\"?); ignored"),
+              "%s", err);
+    cr_assert(exists("r/summary.json"));
+    cr_assert_eq(hetsim("run --strict --trace t.csv --cluster "
+                        "alibaba2023:nodes.csv -q --out s"),
+                 3);
+    cr_assert(strstr(err, "nodes.csv:1:6: unknown column \"memory_mb\""),
+              "%s", err);
+    cr_assert(strstr(err, "known columns: docs/formats.md"), "%s", err);
+    cr_assert(!exists("s/summary.json"));
+}
+
 /* Gavel's .trace and SWF have no header: a row of another width is an
  * error, not a column to ignore. */
 Test(format_columns, headerless_formats_refuse_a_wrong_width)
