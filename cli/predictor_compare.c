@@ -437,7 +437,12 @@ int cli_predictor_compare(const struct pcli_args *a)
         rc = CLI_FAILURE;
     }
     c.out = a->out;
-    if (rc == CLI_OK)
+    if (rc == CLI_OK && a->json) {
+        rc = pcmp_print_json(&c, a->target);
+        if (!a->quiet)
+            fprintf(stderr, "hetsim predictor compare: results in %s/\n",
+                    c.out);
+    } else if (rc == CLI_OK)
         pcmp_print_table(&c, a->target);
     free_results(&c);
     pred_table_destroy(c.t);

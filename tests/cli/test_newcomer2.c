@@ -610,3 +610,58 @@ Test(stdin_dash, predictor_reads_its_data_from_standard_input)
     cr_assert_float_eq(num(root, "rmse"), sqrt(num(root, "mse")), 1e-12);
     cJSON_Delete(root);
 }
+
+/* ---- predictor compare: --json, progress in logs ------------------------ */
+
+TestSuite(predictor_compare, .init = setup, .fini = teardown);
+
+/* --json: stdout is one JSON text whose per-model mean and sd are those of
+ * the per-split metrics in splits.csv, computed here by hand. */
+Test(predictor_compare, json_prints_each_models_mean_and_sd)
+{
+    cr_assert_eq(hetsim("dataset synth --schema memory --rows 40 -o m.csv"), 0,
+                 "%s", err);
+    cr_assert_eq(hetsim("predictor compare --data m.csv --target memory_mb "
+                        "--models linear,tree --repeats 3 --no-plots --json "
+                        "--out c"),
+                 0, "%s", err);
+    cJSON *root = cJSON_Parse(out);
+    cr_assert(root, "not JSON: %s", out);
+    cr_assert(strstr(err, "results in c/"), "%s", err);
+    cr_assert_eq(num(root, "rows"), 40);
+    cr_assert_eq(num(root, "splits"), 3);
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(root, "models");
+    cr_assert_eq(cJSON_GetArraySize(models), 2);
+    char csv[1 << 14], path[128];
+    snprintf(path, sizeof path, "%s/c/splits.csv", dir);
+    clitest_read_file(path, csv, sizeof csv);
+    for (int mi = 0; mi < 2; mi++) {
+        const cJSON *m = cJSON_GetArrayItem(models, mi);
+        const char *name = mi ? "tree" : "linear";
+        cr_assert_str_eq(
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "model")),
+            name);
+        double mse[3], r2[3];
+        for (int k = 0; k < 3; k++) {
+            char key[64];
+            snprintf(key, sizeof key, "\n%s,%d,", name, k);
+            const char *line = strstr(csv, key);
+            cr_assert(line, "%s", csv);
+            double rmse, mae, mape;
+            cr_assert_eq(sscanf(line + strlen(key),
+                                "\"random 30%%\",%*d,%lf,%lf,%lf,%lf,%lf",
+                                &mse[k], &rmse, &mae, &mape, &r2[k]),
+                         5, "%.100s", line);
+        }
+        double mm = (mse[0] + mse[1] + mse[2]) / 3;
+        double mr = (r2[0] + r2[1] + r2[2]) / 3, ss = 0;
+        for (int k = 0; k < 3; k++)
+            ss += (mse[k] - mm) * (mse[k] - mm);
+        cr_assert_float_eq(num(m, "mse"), mm, 1e-9 * mm);
+        cr_assert_float_eq(num(m, "mse_sd"), sqrt(ss / 2), 1e-9 * mm);
+        cr_assert_float_eq(num(m, "r2"), mr, 1e-9);
+        cr_assert(num(m, "r2_sd") >= 0);
+    }
+    cJSON_Delete(root);
+    cr_assert(!strstr(out, "ExtraTrees"), "the table went to stdout too");
+}
