@@ -665,3 +665,24 @@ Test(predictor_compare, json_prints_each_models_mean_and_sd)
     cJSON_Delete(root);
     cr_assert(!strstr(out, "ExtraTrees"), "the table went to stdout too");
 }
+
+/* stderr a pipe (a log): a plain line per model and split, no \r; -q
+ * none. */
+Test(predictor_compare, progress_goes_to_a_log_as_plain_lines)
+{
+    cr_assert_eq(hetsim("dataset synth --schema memory --rows 30 -o m.csv"), 0,
+                 "%s", err);
+    cr_assert_eq(hetsim("predictor compare --data m.csv --target memory_mb "
+                        "--models linear,tree --repeats 2 --no-plots --out c"),
+                 0, "%s", err);
+    cr_assert(!strchr(err, '\r'), "%s", err);
+    cr_assert(strstr(err, "hetsim predictor compare: [1/4] split 1/2, linear: "),
+              "%s", err);
+    cr_assert(strstr(err, "hetsim predictor compare: [4/4] split 2/2, tree: "),
+              "%s", err);
+    cr_assert(strstr(out, "ExtraTrees"), "the table stays on stdout: %s", out);
+    cr_assert_eq(hetsim("predictor compare --data m.csv --target memory_mb "
+                        "--models linear --repeats 2 --no-plots -q --out d"),
+                 0, "%s", err);
+    cr_assert(!strstr(err, "split"), "%s", err);
+}
