@@ -77,7 +77,7 @@ static const char OPTIONS_HELP[] =
     "compare: folder\n"
     "      --no-plots        compare: no charts\n"
     "  -q, --quiet           no progress\n"
-    "      --json            eval: the metrics as JSON on stdout\n"
+    "      --json            eval, compare: the metrics as JSON on stdout\n"
     "  -h, --help            show this help\n\n"
     "Examples:\n"
     "  hetsim dataset synth --schema memory -o mem.csv\n"

@@ -269,6 +269,20 @@ static size_t make_split(const struct cmp *c, size_t k, size_t *idx)
     return a;
 }
 
+/* How run_all shows its progress on stderr. */
+enum { PROGRESS_NONE, PROGRESS_TTY, PROGRESS_LOG };
+
+/* PROGRESS_LOG: a plain line per model fitted on split K, as sweep and
+ * reproduce write to a log (no \r). */
+static void log_progress(const struct cmp *c, size_t k, size_t mi, double s)
+{
+    fprintf(stderr,
+            "hetsim predictor compare: [%zu/%zu] split %zu/%zu, %s: "
+            "%.1f s\n",
+            k * c->nmodels + mi + 1, c->nsplits * c->nmodels, k + 1,
+            c->nsplits, c->models[mi].spec.name, s);
+}
+
 static int run_all(struct cmp *c, int progress)
 {
     const struct pred_table *t = c->t;
@@ -292,22 +306,25 @@ static int run_all(struct cmp *c, int progress)
         }
         c->ntest[k] = n - nt;
         for (size_t mi = 0; rc == CLI_OK && mi < c->nmodels; mi++) {
-            if (progress)
+            if (progress == PROGRESS_TTY)
                 fprintf(stderr, "\rsplit %zu/%zu: %-12s", k + 1, c->nsplits,
                         c->models[mi].spec.name);
             struct cmp_model *cm = &c->models[mi];
+            double t0 = cli_clock();
             if (run_one(c, mi, k, x, y, c->loo ? tg : NULL, nt, x + nt * nf,
                         y + nt, n - nt, err, sizeof err) < 0) {
                 cli_error("%s: %s", cm->spec.name, err);
                 rc = CLI_FAILURE;
                 break;
             }
+            if (progress == PROGRESS_LOG)
+                log_progress(c, k, mi, cli_clock() - t0);
             const double *yhat = k == 0 ? cm->pred0 : c->scratch;
             for (size_t i = nt; c->loo && i < n; i++)
                 cm->pooled[idx[i]] = yhat[i - nt];
         }
     }
-    if (progress)
+    if (progress == PROGRESS_TTY)
         fprintf(stderr, "\r%40s\r", "");
     free(idx);
     free(tg);
@@ -425,7 +442,9 @@ int cli_predictor_compare(const struct pcli_args *a)
     if (set)
         c.out = exp_set_dir(set);
     if (rc == CLI_OK)
-        rc = run_all(&c, !a->quiet && isatty(2));
+        rc = run_all(&c, a->quiet     ? PROGRESS_NONE
+                         : isatty(2) ? PROGRESS_TTY
+                                     : PROGRESS_LOG);
     if (rc == CLI_OK)
         rc = pcmp_write_results(&c);
     if (rc == CLI_OK && a->plots)
@@ -437,7 +456,12 @@ int cli_predictor_compare(const struct pcli_args *a)
         rc = CLI_FAILURE;
     }
     c.out = a->out;
-    if (rc == CLI_OK)
+    if (rc == CLI_OK && a->json) {
+        rc = pcmp_print_json(&c, a->target);
+        if (!a->quiet)
+            fprintf(stderr, "hetsim predictor compare: results in %s/\n",
+                    c.out);
+    } else if (rc == CLI_OK)
         pcmp_print_table(&c, a->target);
     free_results(&c);
     pred_table_destroy(c.t);

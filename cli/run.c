@@ -176,8 +176,13 @@ int cli_load_throughputs(const char *path, struct trace_throughputs **out)
 
 int cli_load_cluster(const char *arg, struct cluster **out)
 {
+    return cli_load_cluster_flags(arg, 0, out);
+}
+
+int cli_load_cluster_flags(const char *arg, int flags, struct cluster **out)
+{
     if (strncmp(arg, "alibaba2023:", 12) == 0)
-        return cli_alibaba_cluster(arg + 12, out);
+        return cli_alibaba_cluster(arg + 12, flags, out);
     struct stat st;
     int is_file =
         stat(arg, &st) == 0 || strchr(arg, '/') || strstr(arg, ".json");
@@ -662,7 +667,7 @@ int cli_run(int argc, char **argv)
     struct trace_throughputs *m = NULL;
     struct workload w = {0};
     double t0 = cli_clock();
-    rc = cli_load_cluster(cfg.cluster, &c);
+    rc = cli_load_cluster_flags(cfg.cluster, cfg.trace_opt.flags, &c);
     if (!rc)
         rc = cli_read_trace(cfg.trace, cfg.format, &cfg.trace_opt, &t);
     const char *mpath = cfg.throughputs          ? cfg.throughputs

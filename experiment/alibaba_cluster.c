@@ -125,7 +125,7 @@ static cJSON *read_override(const char *path)
     return o;
 }
 
-int cli_alibaba_cluster(const char *spec, struct cluster **out)
+int cli_alibaba_cluster(const char *spec, int flags, struct cluster **out)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s", spec);
@@ -137,12 +137,16 @@ int cli_alibaba_cluster(const char *spec, struct cluster **out)
         return CLI_BAD_INPUT;
     struct trace_nodes *nodes = NULL;
     struct trace_error err = {0};
-    int rc = trace_read_alibaba_nodes(path, &nodes, &err);
+    int rc = trace_read_alibaba_nodes_flags(path, flags, &nodes, &err);
     if (rc) {
         cli_error_at(err.source[0] ? err.source : path, err.line, err.column,
                      err.text[0] ? err.text : trace_strerror(rc));
         cJSON_Delete(override);
         return rc == TRACE_ENOMEM ? CLI_FAILURE : CLI_BAD_INPUT;
+    }
+    for (size_t i = 0; i < nodes->nwarnings && i < TRACE_MAX_WARNINGS; i++) {
+        const struct trace_error *w = &nodes->warnings[i];
+        cli_warn("%s:%ld:%ld: %s", w->source, w->line, w->column, w->text);
     }
     cJSON *root = cluster_json(nodes, override, path);
     trace_nodes_destroy(nodes);

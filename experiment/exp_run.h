@@ -164,10 +164,13 @@ struct run_perf {
 
 /* Each returns an exit code, having printed why when it is not CLI_OK. */
 int cli_load_cluster(const char *arg, struct cluster **out);
+/* The same, FLAGS (enum trace_flags, TRACE_STRICT) applying to the node
+ * list of an alibaba2023: cluster. */
+int cli_load_cluster_flags(const char *arg, int flags, struct cluster **out);
 int cli_read_trace(const char *path, enum trace_format f,
                    const struct trace_options *opt, struct trace **out);
 /* `alibaba2023:NODES.csv[:TYPES.json]` (alibaba_cluster.c). */
-int cli_alibaba_cluster(const char *spec, struct cluster **out);
+int cli_alibaba_cluster(const char *spec, int flags, struct cluster **out);
 int cli_load_throughputs(const char *path, struct trace_throughputs **out);
 
 /* How to read a trace: -f/--format, -B/--on-bad-row, -G/--procs-per-gpu,

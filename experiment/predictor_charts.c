@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "plots.h"
 #include "predictor_charts.h"
 
@@ -186,6 +188,69 @@ void pcmp_print_table(const struct cmp *c, const char *target)
            "not packaged for Debian:\nnot run. Results in %s/ "
            "(compare.csv, splits.csv, predictions.csv).\n",
            c->out);
+}
+
+/* Model CM's figures: each metric's mean and sd, the timings, and under
+ * --leave-out the pooled metrics. */
+static struct cJSON *model_json(const struct cmp *c, const struct cmp_model *cm)
+{
+    static const char *const keys[NMETRICS] = {"mse", "rmse", "mae",
+                                               "mape_pct", "r2"};
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "model", cm->spec.name);
+    for (int k = 0; k < NMETRICS; k++) {
+        char key[32];
+        double sd, mean = mean_of(c, cm, k, &sd);
+        cli_json_number(o, keys[k], mean);
+        snprintf(key, sizeof key, "%s_sd", keys[k]);
+        cli_json_number(o, key, sd);
+    }
+    cli_json_number(o, "train_s", cm->train_s / (double)c->nsplits);
+    cli_json_number(o, "infer_us_per_row", cm->infer_us / (double)c->nsplits);
+    cJSON_AddStringToObject(o, "hyper_parameters_split0", cm->choice[0]);
+    if (c->loo) {
+        struct pred_metrics m;
+        cJSON *p = cJSON_AddObjectToObject(o, "pooled");
+        pred_metrics_compute(c->t->y, cm->pooled, c->t->n, &m);
+        for (int k = 0; p && k < NMETRICS; k++)
+            cli_json_number(p, keys[k], metric(&m, k));
+    }
+    return o;
+}
+
+int pcmp_print_json(const struct cmp *c, const char *target)
+{
+    cJSON *o = cJSON_CreateObject(), *models = NULL;
+    if (o) {
+        cJSON_AddStringToObject(o, "data", c->data);
+        cJSON_AddStringToObject(o, "target", target);
+        cJSON_AddNumberToObject(o, "rows", (double)c->t->n);
+        cJSON_AddNumberToObject(o, "splits", (double)c->nsplits);
+        cJSON_AddStringToObject(o, "split",
+                                c->loo ? "leave one group out" : "random 70/30");
+        cJSON_AddNumberToObject(o, "seed", (double)c->fit.seed);
+        cJSON_AddBoolToObject(o, "log_target", c->fit.log_target != 0);
+        cJSON_AddStringToObject(o, "out", c->out);
+        models = cJSON_AddArrayToObject(o, "models");
+    }
+    for (size_t mi = 0; models && mi < c->nmodels; mi++) {
+        cJSON *m = model_json(c, &c->models[mi]);
+        if (!m || !cJSON_AddItemToArray(models, m)) {
+            cJSON_Delete(m);
+            models = NULL;
+        }
+    }
+    if (!models) {
+        cJSON_Delete(o);
+        o = NULL;
+    }
+    if (cli_write_json(stdout, o) != 0) {
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    return CLI_OK;
 }
 
 /* ---- Charts ------------------------------------------------------------ */

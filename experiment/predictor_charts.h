@@ -40,6 +40,9 @@ struct cmp {
 int pcmp_write_results(const struct cmp *c);
 /* The table on stdout in the papers' layout. */
 void pcmp_print_table(const struct cmp *c, const char *target);
+/* The same figures as JSON on stdout (--json): per model the mean and sd
+ * over the splits of each metric, unrounded; an exit code. */
+int pcmp_print_json(const struct cmp *c, const char *target);
 /* Bar charts of the metrics, predicted vs actual, training loss; warns
  * about a chart that failed. */
 void pcmp_draw_charts(const struct cmp *c);

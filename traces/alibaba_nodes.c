@@ -163,6 +163,31 @@ static int read_rows(struct reader *r, struct trace_error *e)
 int trace_read_alibaba_nodes(const char *path, struct trace_nodes **out,
                              struct trace_error *err)
 {
+    return trace_read_alibaba_nodes_flags(path, 0, out, err);
+}
+
+/* Reads the header, unknown columns going through a build of a trace that
+ * holds only their warnings, copied into r->nodes. */
+static int read_header(struct reader *r, int flags, struct trace_error *e)
+{
+    struct trace *t = calloc(1, sizeof *t);
+    if (!t) {
+        trace_error_set(e, r->path, 0, 0, "out of memory");
+        return TRACE_ENOMEM;
+    }
+    struct trace_build b = {.path = r->path, .flags = flags, .trace = t};
+    int rc = trace_csv_header(r->csv, r->path, names, NCOLS, NCOLS, r->field_of,
+                              &r->nfields, &b, e);
+    memcpy(r->nodes->warnings, t->warnings, sizeof t->warnings);
+    r->nodes->nwarnings = t->nwarnings;
+    free(t);
+    return rc;
+}
+
+int trace_read_alibaba_nodes_flags(const char *path, int flags,
+                                   struct trace_nodes **out,
+                                   struct trace_error *err)
+{
     struct reader r;
     struct trace_error e;
     int rc = TRACE_ENOMEM;
@@ -173,8 +198,7 @@ int trace_read_alibaba_nodes(const char *path, struct trace_nodes **out,
     if (!(r.nodes = calloc(1, sizeof *r.nodes)))
         trace_error_set(&e, path, 0, 0, "out of memory");
     else if ((rc = trace_csv_open(path, &r.csv, &e)) == 0 &&
-             (rc = trace_csv_header(r.csv, path, names, NCOLS, NCOLS,
-                                    r.field_of, &r.nfields, NULL, &e)) == 0)
+             (rc = read_header(&r, flags, &e)) == 0)
         rc = read_rows(&r, &e);
     if (rc == TRACE_EPARSE && e.line == 0) /* no header: an empty file */
         trace_error_set(&e, path, 0, 0, "node list has no nodes");

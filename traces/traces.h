@@ -274,12 +274,21 @@ struct trace_node {
 struct trace_nodes {
     struct trace_node *nodes; /* (n) in file order */
     size_t n;
+    /* Unknown header columns, as struct trace's warnings. */
+    struct trace_error warnings[TRACE_MAX_WARNINGS];
+    size_t nwarnings;
 };
 
 /* Reads openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model).
  * Contract as trace_read_native. */
 int trace_read_alibaba_nodes(const char *path, struct trace_nodes **out,
                              struct trace_error *err);
+/* The same with FLAGS (enum trace_flags): an unknown column is a warning in
+ * (*out)->warnings naming the nearest known one, or under TRACE_STRICT an
+ * error (TRACE_EPARSE). */
+int trace_read_alibaba_nodes_flags(const char *path, int flags,
+                                   struct trace_nodes **out,
+                                   struct trace_error *err);
 void trace_nodes_destroy(struct trace_nodes *n);
 
 /* ---- Workload generator (generate.c) ---- */

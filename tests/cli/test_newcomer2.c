@@ -184,6 +184,31 @@ Test(format_columns, alibaba2023_warns_and_strict_exits_3)
     cr_assert_eq(hetsim("trace stats -f alibaba2023 --strict pods.csv"), 3);
 }
 
+/* A cluster's node list (--cluster alibaba2023:FILE) as the trace readers:
+ * an unknown column warned of with the nearest known name, an error under
+ * --strict before anything is written. */
+Test(format_columns, alibaba2023_node_list_warns_and_strict_exits_3)
+{
+    clitest_write_file(dir, "nodes.csv",
+                       "sn,cpu_milli,memory_mib,gpu,model,memory_mb\n"
+                       "n1,64000,262144,8,V100M16,1\n");
+    clitest_write_file(dir, "t.csv", TWO_JOBS);
+    cr_assert_eq(hetsim("run --trace t.csv --cluster alibaba2023:nodes.csv "
+                        "-q --out r"),
+                 0, "%s", err);
+    cr_assert(strstr(err, "nodes.csv:1:6: unknown column \"memory_mb\" (did "
+                          "you mean \"memory_mib\"?); ignored"),
+              "%s", err);
+    cr_assert(exists("r/summary.json"));
+    cr_assert_eq(hetsim("run --strict --trace t.csv --cluster "
+                        "alibaba2023:nodes.csv -q --out s"),
+                 3);
+    cr_assert(strstr(err, "nodes.csv:1:6: unknown column \"memory_mb\""),
+              "%s", err);
+    cr_assert(strstr(err, "known columns: docs/formats.md"), "%s", err);
+    cr_assert(!exists("s/summary.json"));
+}
+
 /* Gavel's .trace and SWF have no header: a row of another width is an
  * error, not a column to ignore. */
 Test(format_columns, headerless_formats_refuse_a_wrong_width)
@@ -584,4 +609,80 @@ Test(stdin_dash, predictor_reads_its_data_from_standard_input)
     /* rmse is the root of mse, whatever the fit */
     cr_assert_float_eq(num(root, "rmse"), sqrt(num(root, "mse")), 1e-12);
     cJSON_Delete(root);
+}
+
+/* ---- predictor compare: --json, progress in logs ------------------------ */
+
+TestSuite(predictor_compare, .init = setup, .fini = teardown);
+
+/* --json: stdout is one JSON text whose per-model mean and sd are those of
+ * the per-split metrics in splits.csv, computed here by hand. */
+Test(predictor_compare, json_prints_each_models_mean_and_sd)
+{
+    cr_assert_eq(hetsim("dataset synth --schema memory --rows 40 -o m.csv"), 0,
+                 "%s", err);
+    cr_assert_eq(hetsim("predictor compare --data m.csv --target memory_mb "
+                        "--models linear,tree --repeats 3 --no-plots --json "
+                        "--out c"),
+                 0, "%s", err);
+    cJSON *root = cJSON_Parse(out);
+    cr_assert(root, "not JSON: %s", out);
+    cr_assert(strstr(err, "results in c/"), "%s", err);
+    cr_assert_eq(num(root, "rows"), 40);
+    cr_assert_eq(num(root, "splits"), 3);
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(root, "models");
+    cr_assert_eq(cJSON_GetArraySize(models), 2);
+    char csv[1 << 14], path[128];
+    snprintf(path, sizeof path, "%s/c/splits.csv", dir);
+    clitest_read_file(path, csv, sizeof csv);
+    for (int mi = 0; mi < 2; mi++) {
+        const cJSON *m = cJSON_GetArrayItem(models, mi);
+        const char *name = mi ? "tree" : "linear";
+        cr_assert_str_eq(
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "model")),
+            name);
+        double mse[3], r2[3];
+        for (int k = 0; k < 3; k++) {
+            char key[64];
+            snprintf(key, sizeof key, "\n%s,%d,", name, k);
+            const char *line = strstr(csv, key);
+            cr_assert(line, "%s", csv);
+            double rmse, mae, mape;
+            cr_assert_eq(sscanf(line + strlen(key),
+                                "\"random 30%%\",%*d,%lf,%lf,%lf,%lf,%lf",
+                                &mse[k], &rmse, &mae, &mape, &r2[k]),
+                         5, "%.100s", line);
+        }
+        double mm = (mse[0] + mse[1] + mse[2]) / 3;
+        double mr = (r2[0] + r2[1] + r2[2]) / 3, ss = 0;
+        for (int k = 0; k < 3; k++)
+            ss += (mse[k] - mm) * (mse[k] - mm);
+        cr_assert_float_eq(num(m, "mse"), mm, 1e-9 * mm);
+        cr_assert_float_eq(num(m, "mse_sd"), sqrt(ss / 2), 1e-9 * mm);
+        cr_assert_float_eq(num(m, "r2"), mr, 1e-9);
+        cr_assert(num(m, "r2_sd") >= 0);
+    }
+    cJSON_Delete(root);
+    cr_assert(!strstr(out, "ExtraTrees"), "the table went to stdout too");
+}
+
+/* stderr a pipe (a log): a plain line per model and split, no \r; -q
+ * none. */
+Test(predictor_compare, progress_goes_to_a_log_as_plain_lines)
+{
+    cr_assert_eq(hetsim("dataset synth --schema memory --rows 30 -o m.csv"), 0,
+                 "%s", err);
+    cr_assert_eq(hetsim("predictor compare --data m.csv --target memory_mb "
+                        "--models linear,tree --repeats 2 --no-plots --out c"),
+                 0, "%s", err);
+    cr_assert(!strchr(err, '\r'), "%s", err);
+    cr_assert(strstr(err, "hetsim predictor compare: [1/4] split 1/2, linear: "),
+              "%s", err);
+    cr_assert(strstr(err, "hetsim predictor compare: [4/4] split 2/2, tree: "),
+              "%s", err);
+    cr_assert(strstr(out, "ExtraTrees"), "the table stays on stdout: %s", out);
+    cr_assert_eq(hetsim("predictor compare --data m.csv --target memory_mb "
+                        "--models linear --repeats 2 --no-plots -q --out d"),
+                 0, "%s", err);
+    cr_assert(!strstr(err, "split"), "%s", err);
 }
