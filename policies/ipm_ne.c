@@ -11,9 +11,15 @@
 
 #include "ipm.h"
 
-#define DENSE_COL 16  /* a column with more entries goes to the low rank */
+#define DENSE_COL dense_col()/* a column with more entries goes to the low rank */
 #define BORDER_ROW 16 /* a row with more entries (past those) is border */
 #define MAX_BLOCK 64  /* larger blocks, or border: factor M whole */
+
+static size_t dense_col(void)
+{
+    const char *e = getenv("HETSIM_IPM_DC");
+    return e ? (size_t)atoi(e) : 16;
+}
 
 struct ipm_ne {
     const struct ipm_std *s;
@@ -24,7 +30,8 @@ struct ipm_ne {
     size_t *bstart; /* (nblk + 1) first position of each block */
     size_t *boff;   /* (nblk) offset of its matrix in bmat */
     size_t *blk;    /* (nloc) block of each local position */
-    double *bmat, *y, *sm, *z, *cm, *tmp;
+    double *bmat, *y, *sm, *tmp;
+    double *pv, *beta, *dbar; /* (ndc * nr) the rank-one factors */
     double *m;   /* (nr * nr) dense M, or its factor */
     size_t *piv; /* (nr) LU's row swaps */
     int is_lu;
@@ -119,10 +126,14 @@ static int structure(struct ipm_ne *ne)
     ne->bmat = malloc((off + 1) * sizeof *ne->bmat);
     ne->y = malloc((ne->nloc * ne->k + 1) * sizeof *ne->y);
     ne->sm = malloc((ne->k * ne->k + 1) * sizeof *ne->sm);
-    ne->z = malloc((nr * ne->ndc + 1) * sizeof *ne->z);
-    ne->cm = malloc((ne->ndc * ne->ndc + 1) * sizeof *ne->cm);
-    ne->tmp = malloc((nr + ne->ndc + 1) * sizeof *ne->tmp);
-    rc = ne->bmat && ne->y && ne->sm && ne->z && ne->cm && ne->tmp ? 0 : -1;
+    ne->pv = malloc((nr * ne->ndc + 1) * sizeof *ne->pv);
+    ne->beta = malloc((nr * ne->ndc + 1) * sizeof *ne->beta);
+    ne->dbar = malloc((nr * ne->ndc + 1) * sizeof *ne->dbar);
+    ne->tmp = malloc((nr + 1) * sizeof *ne->tmp);
+    rc = ne->bmat && ne->y && ne->sm && ne->pv && ne->beta && ne->dbar &&
+                 ne->tmp
+             ? 0
+             : -1;
 out:
     free(cnt);
     free(up);
@@ -156,8 +167,8 @@ void ipm_ne_destroy(struct ipm_ne *ne)
     if (!ne)
         return;
     free(ne->dc), free(ne->pos), free(ne->bstart), free(ne->boff);
-    free(ne->blk), free(ne->bmat), free(ne->y), free(ne->sm), free(ne->z);
-    free(ne->cm), free(ne->tmp), free(ne->m), free(ne->piv);
+    free(ne->blk), free(ne->bmat), free(ne->y), free(ne->sm), free(ne->pv);
+    free(ne->beta), free(ne->dbar), free(ne->tmp), free(ne->m), free(ne->piv);
     free(ne);
 }
 
@@ -233,17 +244,23 @@ static void assemble(struct ipm_ne *ne, const double *d)
     }
 }
 
-/* r := P^-1 r, P = M without the low-rank columns (factored). */
-static void solve_p(struct ipm_ne *ne, double *r)
+/* t := L^-1 t (back = 0) or L^-T t (back = 1), t in positions, L the
+ * factor of P (M without the low-rank columns): [[L_B, 0], [Y^T, L_S]]. */
+static void solve_l(struct ipm_ne *ne, double *t, int back)
 {
-    size_t nloc = ne->nloc, k = ne->k, nr = ne->nr;
-    double *t = ne->tmp;
-    for (size_t i = 0; i < nr; i++)
-        t[ne->pos[i]] = r[i];
+    size_t nloc = ne->nloc, k = ne->k;
+    if (back) {
+        tri(ne->sm, k, t + nloc, 1, 1);
+        for (size_t p = 0; p < nloc; p++)
+            for (size_t e = 0; e < k; e++)
+                t[p] -= ne->y[p * k + e] * t[nloc + e];
+    }
     for (size_t g = 0; g < ne->nblk; g++) {
         size_t bs = ne->bstart[g];
-        tri(ne->bmat + ne->boff[g], ne->bstart[g + 1] - bs, t + bs, 1, 0);
+        tri(ne->bmat + ne->boff[g], ne->bstart[g + 1] - bs, t + bs, 1, back);
     }
+    if (back)
+        return;
     for (size_t e = 0; e < k; e++) {
         double v = t[nloc + e];
         for (size_t p = 0; p < nloc; p++)
@@ -251,14 +268,44 @@ static void solve_p(struct ipm_ne *ne, double *r)
         t[nloc + e] = v;
     }
     tri(ne->sm, k, t + nloc, 1, 0);
-    tri(ne->sm, k, t + nloc, 1, 1);
-    for (size_t p = 0; p < nloc; p++)
-        for (size_t e = 0; e < k; e++)
-            t[p] -= ne->y[p * k + e] * t[nloc + e];
-    for (size_t g = 0; g < ne->nblk; g++) {
-        size_t bs = ne->bstart[g];
-        tri(ne->bmat + ne->boff[g], ne->bstart[g + 1] - bs, t + bs, 1, 1);
-    }
+}
+
+/* t := (T D^1/2)^-1 t (back = 0) or (T D^1/2)^-T t for the rank-one
+ * factor c: I + a p p^T = T D T^T, T unit lower with T[i][j] = p_i beta_j
+ * (Gill, Golub, Murray and Saunders 1974, method C1: stable, linear). */
+static void solve_r1(const struct ipm_ne *ne, size_t c, double *t, int back)
+{
+    size_t nr = ne->nr;
+    const double *p = ne->pv + c * nr, *beta = ne->beta + c * nr;
+    const double *d = ne->dbar + c * nr;
+    double acc = 0;
+    if (!back)
+        for (size_t i = 0; i < nr; i++) {
+            t[i] -= p[i] * acc;
+            acc += beta[i] * t[i];
+        }
+    for (size_t i = 0; i < nr; i++)
+        t[i] /= sqrt(d[i]);
+    if (back)
+        for (size_t i = nr; i-- > 0;) {
+            t[i] -= beta[i] * acc;
+            acc += p[i] * t[i];
+        }
+}
+
+/* r := M^-1 r through the factors. */
+static void solve_structured(struct ipm_ne *ne, double *r)
+{
+    size_t nr = ne->nr;
+    double *t = ne->tmp;
+    for (size_t i = 0; i < nr; i++)
+        t[ne->pos[i]] = r[i];
+    solve_l(ne, t, 0);
+    for (size_t c = 0; c < ne->ndc; c++)
+        solve_r1(ne, c, t, 0);
+    for (size_t c = ne->ndc; c-- > 0;)
+        solve_r1(ne, c, t, 1);
+    solve_l(ne, t, 1);
     for (size_t i = 0; i < nr; i++)
         r[i] = t[ne->pos[i]];
 }
@@ -266,7 +313,7 @@ static void solve_p(struct ipm_ne *ne, double *r)
 static int factor_structured(struct ipm_ne *ne, const double *d)
 {
     const struct ipm_std *s = ne->s;
-    size_t k = ne->k, nr = ne->nr, nd = ne->ndc;
+    size_t k = ne->k, nr = ne->nr;
     assemble(ne, d);
     for (size_t g = 0; g < ne->nblk; g++) {
         size_t bs = ne->bstart[g], sz = ne->bstart[g + 1] - bs;
@@ -284,23 +331,25 @@ static int factor_structured(struct ipm_ne *ne, const double *d)
         }
     if (chol(ne->sm, k))
         return 1;
-    for (size_t c = 0; c < nd; c++) { /* Z = P^-1 U, C = W^-1 + U^T Z */
-        double *zc = ne->z + c * nr;
-        memset(zc, 0, nr * sizeof *zc);
+    for (size_t c = 0; c < ne->ndc; c++) { /* M += d_j u u^T, one by one */
         size_t j = ne->dc[c];
+        double *p = ne->pv + c * nr, *beta = ne->beta + c * nr;
+        double *db = ne->dbar + c * nr, a = d[j];
+        memset(p, 0, nr * sizeof *p);
         for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++)
-            zc[s->rowidx[q]] = s->val[q];
-        solve_p(ne, zc);
-    }
-    for (size_t a = 0; a < nd; a++)
-        for (size_t b = 0; b < nd; b++) {
-            size_t j = ne->dc[a];
-            double v = a == b ? 1 / d[j] : 0;
-            for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++)
-                v += s->val[q] * ne->z[b * nr + s->rowidx[q]];
-            ne->cm[a * nd + b] = v;
+            p[ne->pos[s->rowidx[q]]] = s->val[q];
+        solve_l(ne, p, 0);
+        for (size_t c2 = 0; c2 < c; c2++)
+            solve_r1(ne, c2, p, 0);
+        for (size_t i = 0; i < nr; i++) {
+            db[i] = 1 + a * p[i] * p[i];
+            beta[i] = p[i] * a / db[i];
+            a /= db[i];
         }
-    return chol(ne->cm, nd);
+        if (!(a >= 0) || !isfinite(a))
+            return 1;
+    }
+    return 0;
 }
 
 /* LU with partial pivoting of the n x n row-major a; 1 when singular. */
@@ -361,7 +410,7 @@ int ipm_ne_factor(struct ipm_ne *ne, const double *d, int use_lu)
 
 void ipm_ne_solve(struct ipm_ne *ne, double *r)
 {
-    size_t nr = ne->nr, nd = ne->ndc;
+    size_t nr = ne->nr;
     if (ne->is_lu == 0) {
         tri(ne->m, nr, r, 1, 0);
         tri(ne->m, nr, r, 1, 1);
@@ -382,20 +431,5 @@ void ipm_ne_solve(struct ipm_ne *ne, double *r)
         }
         return;
     }
-    solve_p(ne, r);
-    if (nd == 0)
-        return;
-    const struct ipm_std *s = ne->s;
-    double *t = ne->tmp + nr;
-    for (size_t c = 0; c < nd; c++) {
-        size_t j = ne->dc[c];
-        t[c] = 0;
-        for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++)
-            t[c] += s->val[q] * r[s->rowidx[q]];
-    }
-    tri(ne->cm, nd, t, 1, 0);
-    tri(ne->cm, nd, t, 1, 1);
-    for (size_t c = 0; c < nd; c++)
-        for (size_t i = 0; i < nr; i++)
-            r[i] -= ne->z[c * nr + i] * t[c];
+    solve_structured(ne, r);
 }
