@@ -65,9 +65,6 @@ static void build(struct mmf *d, const struct gs *g, const struct sim *s)
     d->c[z] = -1;
     for (size_t v = 0; v <= z; v++)
         d->lb[v] = 0;
-    const char *fr = getenv("HETSIM_MMF_ZFREE");
-    if (fr && *fr == '1')
-        d->lb[z] = -HUGE_VAL;
 }
 
 int gs_mmf_allocation(struct gs *g, struct sim *s)
@@ -92,8 +89,8 @@ int gs_mmf_allocation(struct gs *g, struct sim *s)
         d.jobs[i] = g->active[i];
     qsort(d.jobs, d.m, sizeof *d.jobs, by_id);
     build(&d, g, s);
-    struct ipm_lp lp = {n, 2 * d.m + d.nt, d.nnz, d.row, d.col, d.val,
-                        d.b, d.c, d.lb, NULL};
+    struct ipm_lp lp = {n,   2 * d.m + d.nt, d.nnz, d.row, d.col, d.val, d.b,
+                        d.c, d.lb,           NULL};
     if (ipm_solve(&lp, d.x, NULL) < 0) {
         rc = SIM_ENOMEM;
         goto out;
@@ -101,8 +98,10 @@ int gs_mmf_allocation(struct gs *g, struct sim *s)
     for (size_t i = 0; i < d.m; i++)
         for (size_t k = 0; k < d.nt; k++) {
             double v = d.x[i * d.nt + k];
-            g->alloc[(size_t)d.jobs[i] * d.nt + (size_t)g->alpha[k]] =
-                v < 0 ? 0 : v > 1 ? 1 : v;
+            g->alloc[(size_t)d.jobs[i] * d.nt + (size_t)g->alpha[k]] = v < 0 ? 0
+                                                                       : v > 1
+                                                                           ? 1
+                                                                           : v;
         }
 out:
     free(d.row), free(d.col), free(d.val), free(d.b), free(d.c), free(d.x);

@@ -11,15 +11,9 @@
 
 #include "ipm.h"
 
-#define DENSE_COL dense_col()/* a column with more entries goes to the low rank */
+#define DENSE_COL 16  /* a column with more entries goes to the low rank */
 #define BORDER_ROW 16 /* a row with more entries (past those) is border */
 #define MAX_BLOCK 64  /* larger blocks, or border: factor M whole */
-
-static size_t dense_col(void)
-{
-    const char *e = getenv("HETSIM_IPM_DC");
-    return e ? (size_t)atoi(e) : 16;
-}
 
 struct ipm_ne {
     const struct ipm_std *s;
@@ -32,8 +26,8 @@ struct ipm_ne {
     size_t *blk;    /* (nloc) block of each local position */
     double *bmat, *y, *sm, *tmp;
     double *pv, *beta, *dbar; /* (ndc * nr) the rank-one factors */
-    double *m;   /* (nr * nr) dense M, or its factor */
-    size_t *piv; /* (nr) LU's row swaps */
+    double *m;                /* (nr * nr) dense M, or its factor */
+    size_t *piv;              /* (nr) LU's row swaps */
     int is_lu;
 };
 
@@ -130,10 +124,10 @@ static int structure(struct ipm_ne *ne)
     ne->beta = malloc((nr * ne->ndc + 1) * sizeof *ne->beta);
     ne->dbar = malloc((nr * ne->ndc + 1) * sizeof *ne->dbar);
     ne->tmp = malloc((nr + 1) * sizeof *ne->tmp);
-    rc = ne->bmat && ne->y && ne->sm && ne->pv && ne->beta && ne->dbar &&
-                 ne->tmp
-             ? 0
-             : -1;
+    rc =
+        ne->bmat && ne->y && ne->sm && ne->pv && ne->beta && ne->dbar && ne->tmp
+            ? 0
+            : -1;
 out:
     free(cnt);
     free(up);
