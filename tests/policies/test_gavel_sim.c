@@ -10,12 +10,14 @@
  * among several (MANIFEST.md "Checks": per-job JCTs move by a few % with
  * the solver, so they are only reported). hetsim solves them with the
  * reference's own algorithm (policies/ipm.h: scipy's legacy interior
- * point), and min_total_duration_perf lands on its points. Each row logs the median per-job relative difference and hetsim's wall time.
+ * point), and min_total_duration_perf lands on its points: its per-job
+ * JCTs are checked like fifo's. Each row logs the median per-job relative
+ * difference and hetsim's wall time.
  *
  * Runs only when HETSIM_GAVEL_ROWS is set (the CTest entry
- * gavel_reference sets it): "all" = every row but the slow ones below
- * (the release build, about 3 minutes on a 2-core machine), "every" = all
- * of them, "quick" = the rows marked quick (the ASan build). The figures:
+ * gavel_reference sets it): "all" = every row (the release build, about 3
+ * minutes on a 2-core machine), "quick" = the rows marked quick (the ASan
+ * build). The figures:
  * docs/fidelity-data.md. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -40,25 +42,11 @@ static const char *const quick[][2] = {
     {"ed69ec", "fifo"},
 };
 
-/* Rows left out of "all" (minutes each; "every" runs them too). */
-static const char *const slow[][2] = {
-    {"6214e9", "min_total_duration_perf"},
-};
-
 struct row {
     char trace[64], policy[64];
     double avg_jct, makespan;
     int window; /* jobs 4000-4999 only */
 };
-
-static int is_slow(const struct row *r)
-{
-    for (size_t i = 0; i < sizeof slow / sizeof *slow; i++)
-        if (strcmp(r->trace, slow[i][0]) == 0 &&
-            strcmp(r->policy, slow[i][1]) == 0)
-            return 1;
-    return 0;
-}
 
 static int is_quick(const struct row *r)
 {
@@ -205,7 +193,9 @@ static void check_row(const struct row *r)
               r->trace, r->policy, avg, r->avg_jct);
     cr_expect(fabs(e_mk) <= tol, "%s %s: makespan %.3f s, Gavel %.3f s",
               r->trace, r->policy, makespan, r->makespan);
-    if (exact)
+    /* min_total_duration_perf: scipy's own interior points (policies/ipm.h),
+       so the same schedule, job by job */
+    if (exact || strcmp(r->policy, "min_total_duration_perf") == 0)
         cr_expect(diff[nd - 1] <= 1e-6 && drops_got == drops_ref,
                   "%s %s: a job's JCT differs (largest relative "
                   "difference %.2e) or the dropped jobs do",
@@ -223,9 +213,7 @@ Test(gavel_reference, every_row_of_gavels_summary, .timeout = 3000)
     size_t n = read_summary(rows, 64), ran = 0;
     cr_assert(n >= 33, "summary.csv has %zu rows", n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(which, "every") == 0 ||
-            (strcmp(which, "quick") == 0 ? is_quick(&rows[i])
-                                         : !is_slow(&rows[i]))) {
+        if (strcmp(which, "quick") != 0 || is_quick(&rows[i])) {
             check_row(&rows[i]);
             ran++;
         }
