@@ -97,80 +97,101 @@ static int presolve(struct pre *p, double *x)
     return 0;
 }
 
-/* Fills s from the presolved problem; var[j] = standard-form column of
- * variable j (or SIZE_MAX when fixed), neg[j] = its negated copy. */
-static int standard_form(const struct pre *p, struct ipm_std *s, size_t *var,
-                         size_t *neg)
+/* The kept entries of A by column, each column's by row: column j's are
+ * (tr, tv)[start[j] .. start[j] + fill[j]), rows renumbered by rowmap. */
+struct cols {
+    size_t *start, *fill, *tr;
+    double *tv;
+};
+
+static int gather(const struct pre *p, const size_t *rowmap, struct cols *g)
 {
     const struct ipm_lp *lp = p->lp;
-    size_t n = lp->n, m = lp->m, nv = 0, nfree = 0, nb = 0, mr = 0;
-    size_t *rowmap = malloc((m + 1) * sizeof *rowmap);
-    if (!rowmap)
+    size_t n = lp->n, pos = 0;
+    g->start = malloc((n + 1) * sizeof *g->start);
+    g->fill = calloc(n + 1, sizeof *g->fill);
+    if (!g->start || !g->fill)
         return -1;
-    for (size_t i = 0; i < m; i++)
-        rowmap[i] = p->row_on[i] ? mr++ : SIZE_MAX;
+    for (size_t k = 0; k < lp->nnz; k++)
+        if (lp->val[k] != 0 && p->row_on[lp->row[k]] && !p->fixed[lp->col[k]])
+            g->fill[lp->col[k]]++;
     for (size_t j = 0; j < n; j++) {
+        g->start[j] = pos;
+        pos += g->fill[j];
+        g->fill[j] = 0;
+    }
+    g->tv = malloc((pos + 1) * sizeof *g->tv);
+    g->tr = malloc((pos + 1) * sizeof *g->tr);
+    if (!g->tv || !g->tr)
+        return -1;
+    for (size_t k = 0; k < lp->nnz; k++) {
+        size_t j = lp->col[k], at = g->start[j] + g->fill[j];
+        if (lp->val[k] != 0 && p->row_on[lp->row[k]] && !p->fixed[j]) {
+            g->tr[at] = rowmap[lp->row[k]];
+            g->tv[at] = lp->val[k];
+            g->fill[j]++;
+        }
+    }
+    for (size_t j = 0; j < n; j++) /* insertion sort: columns are short */
+        for (size_t a = g->start[j] + 1; a < g->start[j] + g->fill[j]; a++)
+            for (size_t q = a; q > g->start[j] && g->tr[q - 1] > g->tr[q];
+                 q--) {
+                size_t t = g->tr[q];
+                g->tr[q] = g->tr[q - 1], g->tr[q - 1] = t;
+                double u = g->tv[q];
+                g->tv[q] = g->tv[q - 1], g->tv[q - 1] = u;
+            }
+    return 0;
+}
+
+/* Sizes s and fills b's kept rows; *mr = kept rows, *nv, *nfree. */
+static int std_alloc(const struct pre *p, struct ipm_std *s, size_t *rowmap,
+                     size_t *var, size_t counts[3])
+{
+    const struct ipm_lp *lp = p->lp;
+    size_t mr = 0, nv = 0, nfree = 0, nb = 0;
+    for (size_t i = 0; i < lp->m; i++)
+        rowmap[i] = p->row_on[i] ? mr++ : SIZE_MAX;
+    for (size_t j = 0; j < lp->n; j++) {
         var[j] = p->fixed[j] ? SIZE_MAX : nv++;
         if (!p->fixed[j] && isinf(p->ub[j]) && p->lb[j] == -HUGE_VAL)
             nfree++;
         if (!p->fixed[j] && !isinf(p->ub[j]) && p->lb[j] != -HUGE_VAL)
-            nb++; /* a finite upper bound stays a row unless flipped */
+            nb++; /* a finite upper bound becomes a row unless flipped */
     }
     s->nrow = mr + nb;
     s->ncol = nv + nfree + s->nrow;
-    size_t cap = lp->nnz + 2 * n + s->nrow + 1;
+    size_t cap = 2 * lp->nnz + lp->n + s->nrow + 1; /* A, bounds, copies */
     s->colptr = calloc(s->ncol + 1, sizeof *s->colptr);
     s->rowidx = malloc(cap * sizeof *s->rowidx);
     s->val = malloc(cap * sizeof *s->val);
     s->b = calloc(s->nrow + 1, sizeof *s->b);
     s->c = calloc(s->ncol + 1, sizeof *s->c);
-    size_t *cnt = calloc(n + 1, sizeof *cnt);
-    if (!s->colptr || !s->rowidx || !s->val || !s->b || !s->c || !cnt) {
-        free(rowmap);
-        free(cnt);
+    if (!s->colptr || !s->rowidx || !s->val || !s->b || !s->c)
         return -1;
-    }
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < lp->m; i++)
         if (p->row_on[i])
             s->b[rowmap[i]] = p->b[i];
-    /* column j: its A entries (kept rows, by row), then its bound row */
-    size_t *start = malloc((n + 1) * sizeof *start);
-    if (!start) {
-        free(rowmap);
-        free(cnt);
-        return -1;
-    }
-    for (size_t k = 0; k < lp->nnz; k++)
-        if (lp->val[k] != 0 && p->row_on[lp->row[k]] && !p->fixed[lp->col[k]])
-            cnt[lp->col[k]]++;
-    size_t pos = 0, brow = mr, fcol = nv;
-    for (size_t j = 0; j < n; j++) {
-        start[j] = pos;
-        pos += cnt[j] + 1;
-    }
-    size_t *fill = calloc(n + 1, sizeof *fill);
-    double *tv = malloc((pos + 1) * sizeof *tv);
-    size_t *tr = malloc((pos + 1) * sizeof *tr);
-    if (!fill || !tv || !tr) {
-        free(rowmap), free(cnt), free(start), free(fill), free(tv), free(tr);
-        return -1;
-    }
-    for (size_t k = 0; k < lp->nnz; k++) {
-        size_t j = lp->col[k];
-        if (lp->val[k] != 0 && p->row_on[lp->row[k]] && !p->fixed[j]) {
-            tr[start[j] + fill[j]] = rowmap[lp->row[k]];
-            tv[start[j] + fill[j]++] = lp->val[k];
-        }
-    }
-    /* sort each column's entries by row (insertion: columns are short) */
-    for (size_t j = 0; j < n; j++)
-        for (size_t a = start[j] + 1; a < start[j] + fill[j]; a++)
-            for (size_t q = a; q > start[j] && tr[q - 1] > tr[q]; q--) {
-                size_t t = tr[q];
-                tr[q] = tr[q - 1], tr[q - 1] = t;
-                double u = tv[q];
-                tv[q] = tv[q - 1], tv[q - 1] = u;
-            }
+    counts[0] = mr, counts[1] = nv, counts[2] = nfree;
+    return 0;
+}
+
+/* Fills s from the presolved problem (_get_Abc); var[j] = standard-form
+ * column of variable j (or SIZE_MAX when fixed), neg[j] = its negated copy
+ * (free variables). */
+static int standard_form(const struct pre *p, struct ipm_std *s, size_t *var,
+                         size_t *neg)
+{
+    size_t n = p->lp->n, counts[3];
+    size_t *rowmap = malloc((p->lp->m + 1) * sizeof *rowmap);
+    struct cols g = {NULL, NULL, NULL, NULL};
+    int rc = -1;
+    if (!rowmap || std_alloc(p, s, rowmap, var, counts) ||
+        gather(p, rowmap, &g))
+        goto out;
+    size_t nv = counts[1], nfree = counts[2], brow = counts[0], fcol = nv;
+    size_t *start = g.start, *fill = g.fill, *tr = g.tr;
+    double *tv = g.tv;
     size_t nz = 0;
     for (size_t j = 0; j < n; j++) {
         if (p->fixed[j])
@@ -219,8 +240,10 @@ static int standard_form(const struct pre *p, struct ipm_std *s, size_t *var,
         s->val[nz++] = 1;
     }
     s->colptr[s->ncol] = nz;
-    free(rowmap), free(cnt), free(start), free(fill), free(tv), free(tr);
-    return 0;
+    rc = 0;
+out:
+    free(rowmap), free(g.start), free(g.fill), free(g.tv), free(g.tr);
+    return rc;
 }
 
 /* _postsolve then _check_result: x (n) from the standard form's xs. */

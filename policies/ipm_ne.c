@@ -11,9 +11,10 @@
 
 #include "ipm.h"
 
-#define DENSE_COL 16  /* a column with more entries goes to the low rank */
-#define BORDER_ROW 16 /* a row with more entries (past those) is border */
-#define MAX_BLOCK 64  /* larger blocks, or border: factor M whole */
+#define DENSE_COL 16   /* a column with more entries goes to the low rank */
+#define BORDER_ROW 16  /* a row with more entries (past those) is border */
+#define MAX_BLOCK 64   /* larger blocks, or border: factor M whole */
+#define DENSE_MAX 3000 /* rows of the largest M factored whole (72 MB) */
 
 struct ipm_ne {
     const struct ipm_std *s;
@@ -374,7 +375,7 @@ static int factor_dense(struct ipm_ne *ne, const double *d, int use_lu)
 {
     const struct ipm_std *s = ne->s;
     size_t nr = ne->nr;
-    if (nr > 8000)
+    if (nr > DENSE_MAX)
         return 1; /* too large to factor whole: a numerical failure */
     if (!ne->m)
         ne->m = malloc((nr * nr + 1) * sizeof *ne->m);
