@@ -39,52 +39,22 @@ static size_t find(size_t *up, size_t a)
     return a;
 }
 
-/* Finds the blocks; 0 when M's structure is there, 1 when not. */
-static int structure(struct ipm_ne *ne)
+/* Positions: the blocks (rows linked by up[]; SIZE_MAX = border) by their
+ * first row, rows in order; then the border rows. Returns the largest
+ * block's size, or SIZE_MAX when memory ran out. */
+static size_t layout(struct ipm_ne *ne, size_t *up)
 {
-    const struct ipm_std *s = ne->s;
-    size_t nr = s->nrow, *cnt = calloc(nr + 1, sizeof *cnt);
-    size_t *up = malloc((nr + 1) * sizeof *up);
-    ne->dc = malloc((s->ncol + 1) * sizeof *ne->dc);
-    int rc = 1;
-    if (!cnt || !up || !ne->dc)
-        goto out;
-    for (size_t j = 0; j < s->ncol; j++) {
-        if (s->colptr[j + 1] - s->colptr[j] > DENSE_COL)
-            ne->dc[ne->ndc++] = j;
-        else
-            for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++)
-                cnt[s->rowidx[q]]++;
-    }
-    for (size_t i = 0; i < nr; i++)
-        up[i] = cnt[i] > BORDER_ROW ? SIZE_MAX : i;
-    for (size_t j = 0, d = 0; j < s->ncol; j++) {
-        if (d < ne->ndc && ne->dc[d] == j) {
-            d++;
-            continue;
-        }
-        size_t first = SIZE_MAX;
-        for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++) {
-            size_t r = s->rowidx[q];
-            if (up[r] == SIZE_MAX)
-                continue;
-            if (first == SIZE_MAX)
-                first = find(up, r);
-            else
-                up[find(up, r)] = first = find(up, first);
-        }
-    }
-    /* positions: blocks by their first row, rows in order; then border */
-    size_t *root_blk = cnt; /* reused: root -> block index + 1 */
-    memset(root_blk, 0, (nr + 1) * sizeof *root_blk);
+    size_t nr = ne->nr, p = 0, off = 0, big = 0;
+    size_t *root_blk = calloc(nr + 1, sizeof *root_blk); /* block + 1 */
     size_t *size = calloc(nr + 1, sizeof *size);
     ne->pos = malloc((nr + 1) * sizeof *ne->pos);
     ne->bstart = malloc((nr + 2) * sizeof *ne->bstart);
     ne->boff = malloc((nr + 1) * sizeof *ne->boff);
     ne->blk = malloc((nr + 1) * sizeof *ne->blk);
-    if (!size || !ne->pos || !ne->bstart || !ne->boff || !ne->blk) {
-        free(size);
-        goto out;
+    if (!root_blk || !size || !ne->pos || !ne->bstart || !ne->boff ||
+        !ne->blk) {
+        free(root_blk), free(size);
+        return SIZE_MAX;
     }
     for (size_t i = 0; i < nr; i++) {
         if (up[i] == SIZE_MAX)
@@ -94,7 +64,6 @@ static int structure(struct ipm_ne *ne)
             root_blk[r] = ++ne->nblk;
         size[root_blk[r] - 1]++;
     }
-    size_t p = 0, off = 0, big = 0;
     for (size_t g = 0; g < ne->nblk; g++) {
         ne->bstart[g] = p;
         ne->boff[g] = off;
@@ -115,10 +84,53 @@ static int structure(struct ipm_ne *ne)
         ne->pos[i] = ne->bstart[g] + size[g]++;
         ne->blk[ne->pos[i]] = g;
     }
-    free(size);
+    free(root_blk), free(size);
+    return big;
+}
+
+/* Finds the structure: the low-rank columns, the border rows, the blocks;
+ * 0 when it is there, 1 when not, -1 when memory ran out. */
+static int structure(struct ipm_ne *ne)
+{
+    const struct ipm_std *s = ne->s;
+    size_t nr = s->nrow, *cnt = calloc(nr + 1, sizeof *cnt);
+    size_t *up = malloc((nr + 1) * sizeof *up);
+    ne->dc = malloc((s->ncol + 1) * sizeof *ne->dc);
+    int rc = -1;
+    if (!cnt || !up || !ne->dc)
+        goto out;
+    for (size_t j = 0; j < s->ncol; j++) {
+        if (s->colptr[j + 1] - s->colptr[j] > DENSE_COL)
+            ne->dc[ne->ndc++] = j;
+        else
+            for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++)
+                cnt[s->rowidx[q]]++;
+    }
+    for (size_t i = 0; i < nr; i++)
+        up[i] = cnt[i] > BORDER_ROW ? SIZE_MAX : i;
+    for (size_t j = 0, d = 0; j < s->ncol; j++) { /* union the rows */
+        if (d < ne->ndc && ne->dc[d] == j) {
+            d++;
+            continue;
+        }
+        size_t first = SIZE_MAX;
+        for (size_t q = s->colptr[j]; q < s->colptr[j + 1]; q++) {
+            size_t r = s->rowidx[q];
+            if (up[r] == SIZE_MAX)
+                continue;
+            if (first == SIZE_MAX)
+                first = find(up, r);
+            else
+                up[find(up, r)] = first = find(up, first);
+        }
+    }
+    size_t big = layout(ne, up);
+    if (big == SIZE_MAX)
+        goto out;
+    rc = 1;
     if (big > MAX_BLOCK || ne->k > MAX_BLOCK || ne->ndc > MAX_BLOCK)
         goto out;
-    ne->bmat = malloc((off + 1) * sizeof *ne->bmat);
+    ne->bmat = malloc((ne->bsize + 1) * sizeof *ne->bmat);
     ne->y = malloc((ne->nloc * ne->k + 1) * sizeof *ne->y);
     ne->sm = malloc((ne->k * ne->k + 1) * sizeof *ne->sm);
     ne->pv = malloc((nr * ne->ndc + 1) * sizeof *ne->pv);
