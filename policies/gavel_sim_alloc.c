@@ -25,10 +25,9 @@
  *   G_t; solved with GLPK's simplex (Gavel: cvxpy/ECOS; its fixture:
  *   HiGHS), x clipped to [0, 1]. Among several optima the solvers may
  *   pick different ones (MANIFEST.md, "Checks").
- * max_min_fairness: the same with every throughput 1, whose optimum is
- *   z = min(min_i sf_i, G / m) for m jobs; of its many optimal x we take
- *   the symmetric one an interior-point solver (ECOS) converges to on
- *   Gavel's cluster: x[i][t] = (z / sf_i) G_t / G.
+ * max_min_fairness: the same with every throughput 1, which has many
+ *   optima: gs_mmf_allocation (gavel_sim_mmf.c) stops where the
+ *   reference's interior-point solver does.
  * min_total_duration_perf: gs_mtd_allocation (gavel_sim_mtd.c). */
 #include <glpk.h>
 #include <stdlib.h>
@@ -138,25 +137,6 @@ static int fifo(struct gs *g, struct sim *s, int perf)
     return 0;
 }
 
-/* max_min_fairness: the symmetric optimum of the header comment. */
-static void mmf_agnostic(struct gs *g, struct sim *s)
-{
-    size_t nt = (size_t)g->nt;
-    double z = (double)g->c->total_gpus / (double)g->nactive;
-    for (size_t i = 0; i < g->nactive; i++) {
-        double sf = sim_job(s, g->active[i])->num_gpus;
-        z = sf < z ? sf : z;
-    }
-    for (size_t i = 0; i < g->nactive; i++) {
-        uint32_t j = g->active[i];
-        double share = z / sim_job(s, j)->num_gpus;
-        for (size_t t = 0; t < nt; t++) {
-            double x = share * g->c->types[t].gpus / g->c->total_gpus;
-            g->alloc[j * nt + t] = x < 0 ? 0 : x > 1 ? 1 : x;
-        }
-    }
-}
-
 /* max_min_fairness_perf's LP with GLPK: column 1 is z, then x[i][t] for
  * every (job, type) with a throughput. */
 static int mmf_perf(struct gs *g, struct sim *s)
@@ -239,10 +219,7 @@ int gs_compute_allocation(struct gs *g, struct sim *s)
     switch (g->kind) {
     case GS_FIFO:
     case GS_FIFO_PERF: rc = fifo(g, s, g->kind == GS_FIFO_PERF); break;
-    case GS_MMF:
-        if (g->nactive > 0)
-            mmf_agnostic(g, s);
-        break;
+    case GS_MMF: rc = g->nactive > 0 ? gs_mmf_allocation(g, s) : 0; break;
     case GS_MMF_PERF: rc = g->nactive > 0 ? mmf_perf(g, s) : 0; break;
     case GS_MTD_PERF: rc = g->nactive > 0 ? gs_mtd_allocation(g, s) : 0; break;
     }

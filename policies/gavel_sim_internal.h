@@ -78,4 +78,7 @@ void gs_destroy(void *state);
 /* min_total_duration_perf's allocation (gavel_sim_mtd.c); same returns. */
 int gs_mtd_allocation(struct gs *g, struct sim *s);
 
+/* max_min_fairness's allocation (gavel_sim_mmf.c); same returns. */
+int gs_mmf_allocation(struct gs *g, struct sim *s);
+
 #endif

@@ -8,13 +8,16 @@
  * Python's random stream), and every job's JCT and the set of dropped jobs
  * too; within 1 % for the LP policies, whose optimum the solver picks
  * among several (MANIFEST.md "Checks": per-job JCTs move by a few % with
- * the solver, so they are only reported), but for the known gaps below. Each
- * row logs the median per-job relative difference and hetsim's wall time.
+ * the solver, so they are only reported). hetsim solves them with the
+ * reference's own algorithm (policies/ipm.h: scipy's legacy interior
+ * point), and min_total_duration_perf lands on its points: its per-job
+ * JCTs are checked like fifo's. Each row logs the median per-job relative
+ * difference and hetsim's wall time.
  *
  * Runs only when HETSIM_GAVEL_ROWS is set (the CTest entry
- * gavel_reference sets it): "all" = every row but the slow ones below
- * (the release build, about 3 minutes on a 2-core machine), "every" = all
- * of them, "quick" = the rows marked quick (the ASan build). The figures:
+ * gavel_reference sets it): "all" = every row (the release build, about 3
+ * minutes on a 2-core machine), "quick" = the rows marked quick (the ASan
+ * build). The figures:
  * docs/fidelity-data.md. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -39,45 +42,11 @@ static const char *const quick[][2] = {
     {"ed69ec", "fifo"},
 };
 
-/* Rows left out of "all" (minutes each; "every" runs them too). */
-static const char *const slow[][2] = {
-    {"6214e9", "min_total_duration_perf"},
-};
-
-/* Rows outside 1 %, with the bound they are held to (so that they cannot
- * get worse unseen) and why; docs/fidelity-data.md. */
-static const struct {
-    const char *trace, *policy;
-    double avg_tol;
-} known_gaps[] = {
-    /* Gavel keeps the last feasible point of its bisection, any point of a
-       large feasible set: its fixture's scipy interior point and GLPK's
-       interior point differ there, and this trace's many multi-GPU jobs
-       make the average JCT follow the point (-25 %, makespan exact; the
-       heavy 6214e9 runs likewise, makespan within 0.7 %). */
-    {"0e4a51", "min_total_duration_perf", 0.30},
-    {"6214e9_first500", "min_total_duration_perf", 0.25}, /* -19 % */
-    {"6214e9", "min_total_duration_perf", 0.25},          /* -21 % */
-    /* The heterogeneity-agnostic LP has many optima; we take the symmetric
-       one, the fixture's interior point stopped elsewhere (7 of its 632
-       solves ended with numerical warnings): -2 %, makespan -0.2 %. */
-    {"6214e9", "max_min_fairness", 0.03},
-};
-
 struct row {
     char trace[64], policy[64];
     double avg_jct, makespan;
     int window; /* jobs 4000-4999 only */
 };
-
-static int is_slow(const struct row *r)
-{
-    for (size_t i = 0; i < sizeof slow / sizeof *slow; i++)
-        if (strcmp(r->trace, slow[i][0]) == 0 &&
-            strcmp(r->policy, slow[i][1]) == 0)
-            return 1;
-    return 0;
-}
 
 static int is_quick(const struct row *r)
 {
@@ -215,22 +184,18 @@ static void check_row(const struct row *r)
     double e_mk = (makespan - r->makespan) / r->makespan;
     int exact =
         strcmp(r->policy, "fifo") == 0 || strcmp(r->policy, "fifo_perf") == 0;
-    double tol = exact ? 1e-6 : 1e-2, avg_tol = tol;
-    for (size_t k = 0; k < sizeof known_gaps / sizeof *known_gaps; k++)
-        if (strcmp(r->trace, known_gaps[k].trace) == 0 &&
-            strcmp(r->policy, known_gaps[k].policy) == 0)
-            avg_tol = known_gaps[k].avg_tol;
+    double tol = exact ? 1e-6 : 1e-2;
     cr_log_info("%-17s %-24s avg JCT %+.2e makespan %+.2e per-job median "
                 "%.2e max %.2e dropped %zu/%zu hetsim %.2f s",
                 r->trace, r->policy, e_avg, e_mk, median, diff[nd - 1],
                 drops_got, drops_ref, wall);
-    if (avg_tol > tol)
-        cr_log_info("  (a known gap: held to %.0f %%)", 100 * avg_tol);
-    cr_expect(fabs(e_avg) <= avg_tol, "%s %s: avg JCT %.3f s, Gavel %.3f s",
+    cr_expect(fabs(e_avg) <= tol, "%s %s: avg JCT %.3f s, Gavel %.3f s",
               r->trace, r->policy, avg, r->avg_jct);
     cr_expect(fabs(e_mk) <= tol, "%s %s: makespan %.3f s, Gavel %.3f s",
               r->trace, r->policy, makespan, r->makespan);
-    if (exact)
+    /* min_total_duration_perf: scipy's own interior points (policies/ipm.h),
+       so the same schedule, job by job */
+    if (exact || strcmp(r->policy, "min_total_duration_perf") == 0)
         cr_expect(diff[nd - 1] <= 1e-6 && drops_got == drops_ref,
                   "%s %s: a job's JCT differs (largest relative "
                   "difference %.2e) or the dropped jobs do",
@@ -248,9 +213,7 @@ Test(gavel_reference, every_row_of_gavels_summary, .timeout = 3000)
     size_t n = read_summary(rows, 64), ran = 0;
     cr_assert(n >= 33, "summary.csv has %zu rows", n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(which, "every") == 0 ||
-            (strcmp(which, "quick") == 0 ? is_quick(&rows[i])
-                                         : !is_slow(&rows[i]))) {
+        if (strcmp(which, "quick") != 0 || is_quick(&rows[i])) {
             check_row(&rows[i]);
             ran++;
         }
