@@ -32,7 +32,18 @@
 #include "lp_internal.h"
 #include "sim.h"
 
-#define LP_WARM_TOL 1e-7 /* GLPK's dual feasibility tolerance */
+#define LP_WARM_TOL 1e-7  /* GLPK's dual feasibility tolerance */
+#define LP_WARM_NEAR 0.05 /* of the largest coef: near enough to gain */
+#define LP_WARM_ROUNDS 4  /* smaller LPs tried, the last with every job */
+
+struct warm_buf { /* a smaller LP's arrays */
+    uint8_t *in;  /* (n) 1: the job is in it */
+    double *coef; /* (n, nt) */
+    double *x;    /* (n, nt) */
+    int32_t *gpus;
+    uint32_t *ids;
+    int *col; /* (n * nt + 1) */
+};
 
 struct pol_lp_warm {
     int32_t ntypes;
@@ -41,6 +52,7 @@ struct pol_lp_warm {
     uint32_t *stamp; /* (cap) solve that saw the id last */
     uint8_t *stat;   /* (cap, 1 + ntypes) row, then columns (0: none) */
     int type_stat[SIM_MAX_GPU_TYPES];
+    double price[SIM_MAX_GPU_TYPES]; /* the types' dual values last time */
 };
 
 struct pol_lp_warm *pol_lp_warm_create(void)
@@ -207,18 +219,14 @@ static int run_simplex(glp_prob *p)
     return rc == 0 && glp_get_status(p) == GLP_OPT ? 0 : -1;
 }
 
-/* The warm solve; 0 when it is kept in X, 1 when pol_lp_solve must. */
-static int solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
-                      const uint32_t *ids, double scale, double *x,
+/* One solve of LP (a subset of the jobs), its basis seeded and saved by
+ * id: 0 with X, *VALUE and the types' prices (their rows' dual values, in
+ * units of coef), or 1 (GLPK failed, or maybe not the only optimum). */
+static int solve_once(struct pol_lp_warm *w, const struct pol_lp *lp,
+                      const uint32_t *ids, double scale, int *col, double *x,
                       double *value)
 {
     size_t cells = (size_t)lp->njobs * (size_t)lp->ntypes;
-    int *col = malloc((cells + 1) * sizeof *col);
-    if (!col || warm_grow(w, ids, lp->njobs, lp->ntypes)) {
-        free(col);
-        return 1;
-    }
-    glp_term_out(GLP_OFF);
     glp_prob *p = build_warm(lp, scale, col);
     seed_basis(w, p, lp, ids, col);
     int rc = run_simplex(p) == 0 ? 0 : 1;
@@ -228,10 +236,128 @@ static int solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
         rc = 1;
     for (size_t i = 0; rc == 0 && i < cells; i++)
         x[i] = col[i] ? fmin(fmax(glp_get_col_prim(p, col[i]), 0), 1) : 0;
-    if (rc == 0)
+    if (rc == 0) {
         *value = glp_get_obj_val(p) * scale;
+        for (int32_t t = 0; t < lp->ntypes; t++)
+            w->price[t] = glp_get_row_dual(p, t + 1) * scale;
+    }
     glp_delete_prob(p);
-    free(col);
+    return rc;
+}
+
+/* Whether job J's column on some type gains at the last solve's prices,
+ * by more than -SLACK (in units of coef). */
+static int gains(const struct pol_lp_warm *w, const struct pol_lp *lp,
+                 int32_t j, double slack)
+{
+    size_t nt = (size_t)lp->ntypes;
+    for (size_t t = 0; t < nt; t++) {
+        double c = lp->coef[(size_t)j * nt + t];
+        if (c > 0 && c - lp->gpus[j] * w->price[t] >= -slack)
+            return 1;
+    }
+    return 0;
+}
+
+/* Marks in IN the jobs of the first smaller LP: those new since the last
+ * solve, those that had time in it, and those whose columns come within
+ * LP_WARM_NEAR of gaining at its prices; all when that is most of them.
+ * Returns how many. */
+static int32_t choose(const struct pol_lp_warm *w, const struct pol_lp *lp,
+                      const uint32_t *ids, double scale, uint8_t *in)
+{
+    int32_t n = lp->njobs, nt = lp->ntypes, m = 0;
+    size_t width = 1 + (size_t)nt;
+    for (int32_t j = 0; j < n; j++) {
+        const uint8_t *st = &w->stat[ids[j] * width];
+        int take = !w->solves || w->stamp[ids[j]] != w->solves;
+        for (int32_t t = 0; t < nt && !take; t++)
+            take = st[1 + t] == GLP_BS || st[1 + t] == GLP_NU;
+        in[j] = (uint8_t)(take || gains(w, lp, j, LP_WARM_NEAR * scale));
+        m += in[j];
+    }
+    if (m > n / 2)
+        memset(in, 1, (size_t)n), m = n;
+    return m;
+}
+
+/* Copies the jobs marked IN into SUB (B's arrays); returns how many. */
+static void pack(const struct pol_lp *lp, const uint32_t *ids,
+                 const uint8_t *in, struct warm_buf *b, struct pol_lp *sub)
+{
+    size_t nt = (size_t)lp->ntypes;
+    int32_t m = 0;
+    for (int32_t j = 0; j < lp->njobs; j++)
+        if (in[j]) {
+            memcpy(&b->coef[(size_t)m * nt], &lp->coef[(size_t)j * nt],
+                   nt * sizeof *b->coef);
+            b->gpus[m] = lp->gpus[j];
+            b->ids[m++] = ids[j];
+        }
+    *sub = (struct pol_lp){m, lp->ntypes, b->coef, NULL, b->gpus, lp->capacity};
+}
+
+/* After a kept solve: the left-out jobs are at 0, slacks basic. */
+static void save_left_out(struct pol_lp_warm *w, const struct pol_lp *lp,
+                          const uint32_t *ids, const uint8_t *in)
+{
+    size_t width = 1 + (size_t)lp->ntypes;
+    for (int32_t j = 0; j < lp->njobs; j++)
+        if (!in[j]) {
+            w->stamp[ids[j]] = w->solves;
+            memset(&w->stat[ids[j] * width], 0, width);
+        }
+}
+
+/* The warm solve (the smaller LPs, then all of it); 0 when it is kept in
+ * X, 1 when pol_lp_solve must solve it. */
+static int solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
+                      const uint32_t *ids, double scale, double *x,
+                      double *value)
+{
+    size_t n = (size_t)lp->njobs, nt = (size_t)lp->ntypes, cells = n * nt;
+    struct warm_buf b = {malloc(n),
+                         malloc(cells * sizeof *b.coef),
+                         malloc(cells * sizeof *b.x),
+                         malloc(n * sizeof *b.gpus),
+                         malloc(n * sizeof *b.ids),
+                         malloc((cells + 1) * sizeof *b.col)};
+    int rc = 1;
+    if (b.in && b.coef && b.x && b.gpus && b.ids && b.col &&
+        !warm_grow(w, ids, lp->njobs, lp->ntypes)) {
+        glp_term_out(GLP_OFF);
+        choose(w, lp, ids, scale, b.in);
+        for (int round = 0; round < LP_WARM_ROUNDS; round++) {
+            if (round == LP_WARM_ROUNDS - 1)
+                memset(b.in, 1, n);
+            struct pol_lp sub;
+            pack(lp, ids, b.in, &b, &sub);
+            if (solve_once(w, &sub, b.ids, scale, b.col, b.x, value))
+                break;
+            int more = 0;
+            for (size_t j = 0; j < n; j++)
+                if (!b.in[j] && gains(w, lp, (int32_t)j, LP_WARM_TOL * scale))
+                    b.in[j] = 1, more = 1;
+            if (!more) {
+                rc = 0;
+                break;
+            }
+        }
+    }
+    for (size_t j = 0, k = 0; rc == 0 && j < n; j++) {
+        if (b.in[j])
+            memcpy(&x[j * nt], &b.x[k++ * nt], nt * sizeof *x);
+        else
+            memset(&x[j * nt], 0, nt * sizeof *x);
+    }
+    if (rc == 0)
+        save_left_out(w, lp, ids, b.in);
+    free(b.in);
+    free(b.coef);
+    free(b.x);
+    free(b.gpus);
+    free(b.ids);
+    free(b.col);
     return rc;
 }
 
