@@ -55,7 +55,10 @@
  * its allowed types at the next solve.
  * Cost per round: one solve when the job set changed (GLPK simplex over
  * groups of identical jobs x types columns, lp.c; `make bench` times it)
- * and O(P log P) for the P pairs. */
+ * and O(P log P) for the P pairs, plus O(active jobs x types) to list
+ * them. gavel-fifo's LP (one group per job: the weights differ) starts
+ * from the previous solve's basis over the jobs that can matter
+ * (lp_warm.c), with the same result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
