@@ -18,6 +18,19 @@
  * same on every solve of 6214e9 (checked when this was written, and the
  * gavel-fifo results are byte-identical).
  *
+ * Only the jobs that can matter are in the LP: of some 740 active jobs
+ * about 110 get time on 108 GPUs. choose() takes the jobs new since the
+ * last solve, those that had time in it, and those whose columns come
+ * within LP_WARM_NEAR of gaining at its prices (the dual values of the type
+ * rows). After the solve, every left-out job is priced at the new prices;
+ * any whose column would gain (reduced cost coef - gpus * price not below
+ * -LP_WARM_TOL; its own row's price is 0, its slack being basic) joins and
+ * the LP is solved again, up to LP_WARM_ROUNDS times, the last with every
+ * job. When none would gain, the smaller LP's basis, extended by the
+ * left-out columns at 0 and their rows' slacks, is an optimal basis of the
+ * whole LP whose nonbasic reduced costs are all away from 0: the uniqueness
+ * argument above holds for the whole LP.
+ *
  * The problem is rebuilt each solve (O(nonzeros)); only the basis carries
  * over, by job id: a job seen last time gets its row's and columns' status
  * back, a new one a basic slack and columns at 0, the type rows keep theirs.
