@@ -55,7 +55,10 @@
  * its allowed types at the next solve.
  * Cost per round: one solve when the job set changed (GLPK simplex over
  * groups of identical jobs x types columns, lp.c; `make bench` times it)
- * and O(P log P) for the P pairs. */
+ * and O(P log P) for the P pairs, plus O(active jobs x types) to list
+ * them. gavel-fifo's LP (one group per job: the weights differ) starts
+ * from the previous solve's basis over the jobs that can matter
+ * (lp_warm.c), with the same result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +95,8 @@ struct gavel {
     int32_t *gpus;      /* (cap) */
     struct pair *pairs; /* (cap, nt) */
     size_t cap;
-    struct sim_seg *seg; /* (nnodes) */
+    struct sim_seg *seg;      /* (nnodes) */
+    struct pol_lp_warm *warm; /* gavel-fifo's solver (lp_warm.c) */
     double round_end;
     int32_t running; /* jobs of this round still running */
     int in_round, dirty, oom;
@@ -191,9 +195,11 @@ static int solve(struct gavel *g, struct sim *s)
                         g->need,    g->gpus, g->capacity};
     char why[200], text[256];
     double value;
-    int rc = pol_lp_solve(
-        &lp, g->goal == GAVEL_FIFO ? POL_LP_MAX_SUM : POL_LP_MAX_MIN, g->sol,
-        &value, why, sizeof why);
+    int rc = g->goal == GAVEL_FIFO
+                 ? pol_lp_solve_warm(g->warm, &lp, g->active, g->sol, &value,
+                                     why, sizeof why)
+                 : pol_lp_solve(&lp, POL_LP_MAX_MIN, g->sol, &value, why,
+                                sizeof why);
     if (rc == SIM_EINVAL) {
         snprintf(text, sizeof text, "at %.17g s, %zu jobs: %s", sim_now(s), n,
                  why);
@@ -406,6 +412,7 @@ static void gavel_destroy(void *state)
     free(g->gpus);
     free(g->need);
     free(g->pairs);
+    pol_lp_warm_destroy(g->warm);
     free(g);
 }
 
@@ -424,6 +431,8 @@ static int create(const struct pol_config *cfg, enum gavel_goal goal,
     for (int32_t t = 0; t < c->ntypes; t++)
         g->capacity[t] = c->types[t].gpus;
     int rc = pol_opt_double(cfg, "round_s", 1e-3, 1e9, &g->round_s);
+    if (!rc && goal == GAVEL_FIFO && !(g->warm = pol_lp_warm_create()))
+        rc = SIM_ENOMEM;
     if (rc) {
         free(g);
         return rc;

@@ -1,5 +1,6 @@
 /* lp.c -- the allocation LPs of the gavel-* policies, solved with GLPK's
- * primal simplex. The only file that includes glpk.h.
+ * primal simplex. With lp_warm.c (gavel-fifo's warm starts), the only
+ * file that includes glpk.h.
  *
  * Jobs with identical rows (coefficients, need, GPUs) form one group of k
  * jobs, solved as one: averaging an optimum over the permutations of such

@@ -38,4 +38,15 @@ enum pol_lp_goal {
 int pol_lp_solve(const struct pol_lp *lp, enum pol_lp_goal goal, double *x,
                  double *value, char *why, size_t cap);
 
+/* A max-sum solver that starts each solve from the previous one's basis
+ * (lp_warm.c): the same X as pol_lp_solve, which it calls whenever it
+ * cannot prove its optimum is the only one. IDS[j] names job j across
+ * solves (small integers: arrays are indexed by them). */
+struct pol_lp_warm;
+struct pol_lp_warm *pol_lp_warm_create(void);
+void pol_lp_warm_destroy(struct pol_lp_warm *w);
+int pol_lp_solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
+                      const uint32_t *ids, double *x, double *value, char *why,
+                      size_t cap);
+
 #endif
