@@ -171,9 +171,8 @@ static struct pred_fast *fast_get(struct pred_model *m)
  * one AVX register in the x86-64-v3 clone, two SSE ones otherwise. */
 typedef pfloat pvec __attribute__((vector_size(32)));
 /* The helpers taking and returning pvec are always inlined: no call passes
- * one, so the ABI note GCC gives for them (the baseline passes AVX-sized
- * vectors in memory) does not apply. */
-#pragma GCC diagnostic ignored "-Wpsabi"
+ * one, so GCC's ABI note for them (-Wpsabi, off for this file in
+ * CMakeLists.txt) does not apply. */
 #define VL ((int)(sizeof(pvec) / sizeof(pfloat)))
 
 INL pvec vld(const pfloat *p)
