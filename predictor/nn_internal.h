@@ -182,7 +182,7 @@ struct pred_model {
     size_t nacts;
     pfloat *acts, *dacts; /* one block each */
     struct pred_acts a, da;
-    gsl_rng *rng; /* dropout */
+    gsl_rng *rng;           /* dropout */
     unsigned long wgen;     /* counts changes of the weights */
     struct pred_fast *fast; /* infer.c's cache, built from them */
 };
