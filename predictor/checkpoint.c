@@ -388,6 +388,7 @@ static void get_state(struct buf *b, struct pred_model *m, uint32_t version)
     }
     for (size_t i = 0; i < m->nparams && !b->bad; i++)
         m->params[i] = (pfloat)get_f64(b);
+    pred_params_changed(m);
 }
 
 struct pred_model *pred_load(const char *path, char *err, size_t errlen)

@@ -357,6 +357,7 @@ void pred_init_params(struct pred_model *m, unsigned long seed)
     memset(m->m1, 0, m->nparams * sizeof *m->m1);
     memset(m->v1, 0, m->nparams * sizeof *m->v1);
     m->adam_t = 0;
+    pred_params_changed(m);
 }
 
 struct pred_model *pred_create(const struct pred_arch *arch,
@@ -381,6 +382,7 @@ void pred_destroy(struct pred_model *m)
     free(m->decay);
     free(m->acts);
     free(m->dacts);
+    pred_fast_free(m);
     if (m->rng)
         gsl_rng_free(m->rng);
     free(m);

@@ -182,7 +182,9 @@ struct pred_model {
     size_t nacts;
     pfloat *acts, *dacts; /* one block each */
     struct pred_acts a, da;
-    gsl_rng *rng; /* dropout */
+    gsl_rng *rng;           /* dropout */
+    unsigned long wgen;     /* counts changes of the weights */
+    struct pred_fast *fast; /* infer.c's cache, built from them */
 };
 
 /* Sizes the activations for BSZ rows (grows only). Returns 0 or -1. */
@@ -204,6 +206,14 @@ struct pred_model *pred_alloc(const struct pred_arch *arch,
 void pred_init_params(struct pred_model *m, unsigned long seed);
 /* The learning rate of step S (0-based) of TOTAL, in epoch E. */
 double pred_lr_at(const struct pred_train_opts *o, int s, int total, int e);
+/* Whoever writes m->params calls this (infer.c's fused products are then
+ * rebuilt on the next prediction). */
+void pred_params_changed(struct pred_model *m);
+/* Inference forward (dropout off) over BSZ rows in m->a.x into m->a.y,
+ * equal to pred_forward's to rounding; -1 (nothing done) when the model is
+ * too wide for it to pay or out of memory (infer.c). */
+int pred_fast_forward(struct pred_model *m, int bsz);
+void pred_fast_free(struct pred_model *m);
 /* Marks the weight matrices in m->decay (allocates it). 0 or -1. */
 int pred_decay_mask(struct pred_model *m);
 

@@ -159,7 +159,8 @@ void pred_train_defaults(struct pred_train_opts *o);
 /* Fills O with hetsim's recipe for N training rows: counted in optimizer
  * steps (docs/predictor.md, "The training recipe"): batch N/8 rounded to
  * a power of two within [16, 256], 4000 steps, warm-up then cosine decay,
- * AdamW decay on matrices, 15 % of the rows for early stopping. */
+ * AdamW decay on matrices, every row fitted (no early stopping
+ * unless val_frac is set). */
 void pred_train_recipe(struct pred_train_opts *o, size_t n);
 
 /* "step" / "cosine". 0, or -1. */

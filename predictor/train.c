@@ -41,6 +41,7 @@ static void adam_step(struct pred_model *m, double lr,
         m->params[i] =
             (pfloat)(p - lr / bc1 * mm / (sqrt(vv) / sqrt(bc2) + o->eps));
     }
+    pred_params_changed(m);
 }
 
 double pred_train_step(struct pred_model *m, const pfloat *x, const pfloat *y,
@@ -320,9 +321,10 @@ int pred_fit(struct pred_model *m, const double *x, const double *y, size_t n,
             o->on_epoch(e, sum / (double)rows, o->ctx);
         stop = check_val(m, &f, o, step, &stale);
     }
-    if (f.nv)
+    if (f.nv) {
         memcpy(m->params, f.best, m->nparams * sizeof *f.best);
-    else
+        pred_params_changed(m);
+    } else
         m->rec.best_step = step;
     m->rec.steps_run = step;
     m->rec.epochs_run = e;
@@ -356,7 +358,8 @@ int pred_predict(struct pred_model *m, const double *x, size_t n, double *out,
                     (pfloat)((row[i] - m->xs[i].mean) / m->xs[i].sd);
             }
         }
-        pred_forward(m, (int)nb, 0);
+        if (pred_fast_forward(m, (int)nb) < 0)
+            pred_forward(m, (int)nb, 0);
         for (size_t r = 0; r < nb; r++) {
             double v = (double)m->a.y[r] * m->ys.sd + m->ys.mean;
             out[s + r] = m->log_target ? exp(v) : v;

@@ -20,23 +20,25 @@ Test(recipe, batch_follows_the_table_size_within_16_and_256)
     cr_assert_eq(o.batch, 16);
     cr_assert_eq(o.steps, 4000);
     cr_assert_eq(o.schedule, PRED_SCHED_COSINE);
-    cr_assert_float_eq(o.val_frac, 0.15, 1e-15);
+    cr_assert_float_eq(o.val_frac, 0, 1e-15); /* every row fitted */
     cr_assert_float_eq(o.l2, 0, 1e-15);
     pred_train_recipe(&o, 2000); /* 250: 128 */
     cr_assert_eq(o.batch, 128);
     pred_train_recipe(&o, 20000); /* 2500: capped at 256 */
     cr_assert_eq(o.batch, 256);
-    pred_train_recipe(&o, 10); /* too few rows to hold any out */
+    pred_train_recipe(&o, 10);
     cr_assert_eq(o.batch, 16);
-    cr_assert_float_eq(o.val_frac, 0, 1e-15);
 }
 
 Test(recipe, epochs_cover_the_step_budget)
 {
     struct pred_train_opts o;
     pred_train_recipe(&o, 200);
-    /* 170 fitted rows (30 validate), 11 batches of 16 an epoch, 4000
-     * steps: ceil(4000 / 11) = 364 epochs. */
+    /* 200 fitted rows, ceil(200 / 16) = 13 batches an epoch, 4000 steps:
+     * ceil(4000 / 13) = 308 epochs. */
+    cr_assert_eq(pred_train_epochs(&o, 200), 308);
+    /* 15 % validate: 170 fitted rows, 11 batches: ceil(4000 / 11) = 364. */
+    o.val_frac = 0.15;
     cr_assert_eq(pred_train_epochs(&o, 200), 364);
     pred_train_defaults(&o);
     cr_assert_eq(pred_train_epochs(&o, 200), 200);
