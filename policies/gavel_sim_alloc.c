@@ -41,6 +41,12 @@ static int by_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void gs_active_by_id(const struct gs *g, uint32_t *out)
+{
+    memcpy(out, g->active, g->nactive * sizeof *out);
+    qsort(out, g->nactive, sizeof *out, by_id);
+}
+
 /* Types with free GPUs, alphabetical; returns how many. */
 static int32_t free_types(const struct gs *g, const int64_t *avail,
                           int32_t *out)

@@ -76,6 +76,8 @@ void gs_arrival(void *state, struct sim *s, uint32_t job);
 void gs_destroy(void *state);
 
 /* min_total_duration_perf's allocation (gavel_sim_mtd.c); same returns. */
+/* The active jobs into OUT (room for nactive), by id. */
+void gs_active_by_id(const struct gs *g, uint32_t *out);
 int gs_mtd_allocation(struct gs *g, struct sim *s);
 
 /* max_min_fairness's allocation (gavel_sim_mmf.c); same returns. */

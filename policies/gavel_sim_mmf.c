@@ -19,12 +19,6 @@
 #include "gavel_sim_internal.h"
 #include "ipm.h"
 
-static int by_id(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 struct mmf {
     size_t m, nt, n, nnz;
     size_t *row, *col;
@@ -85,9 +79,7 @@ int gs_mmf_allocation(struct gs *g, struct sim *s)
         rc = SIM_ENOMEM;
         goto out;
     }
-    for (size_t i = 0; i < d.m; i++)
-        d.jobs[i] = g->active[i];
-    qsort(d.jobs, d.m, sizeof *d.jobs, by_id);
+    gs_active_by_id(g, d.jobs);
     build(&d, g, s);
     struct ipm_lp lp = {n,   2 * d.m + d.nt, d.nnz, d.row, d.col, d.val, d.b,
                         d.c, d.lb,           NULL};

@@ -29,12 +29,6 @@ struct mtd {
     uint32_t *jobs; /* (m) active jobs by id */
 };
 
-static int by_id(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The LP without the T-dependent right-hand sides. */
 static void build(struct mtd *d, const struct gs *g, const struct sim *s)
 {
@@ -92,9 +86,7 @@ int gs_mtd_allocation(struct gs *g, struct sim *s)
         rc = SIM_ENOMEM;
         goto out;
     }
-    for (size_t i = 0; i < d.m; i++)
-        d.jobs[i] = g->active[i];
-    qsort(d.jobs, d.m, sizeof *d.jobs, by_id);
+    gs_active_by_id(g, d.jobs);
     build(&d, g, s);
     double lo = 100, hi = 1e6, last_hi = 1e6;
     while (rc == 0 && !found) {
