@@ -28,7 +28,8 @@
  * max_min_fairness: the same with every throughput 1, which has many
  *   optima: gs_mmf_allocation (gavel_sim_mmf.c) stops where the
  *   reference's interior-point solver does.
- * min_total_duration_perf: gs_mtd_allocation (gavel_sim_mtd.c). */
+ * min_total_duration_perf: gs_mtd_allocation (gavel_sim_mtd.c).
+ * finish_time_fairness_perf: gs_ftf_allocation (gavel_sim_ftf.c). */
 #include <glpk.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,7 @@ int gs_compute_allocation(struct gs *g, struct sim *s)
     case GS_MMF: rc = g->nactive > 0 ? gs_mmf_allocation(g, s) : 0; break;
     case GS_MMF_PERF: rc = g->nactive > 0 ? mmf_perf(g, s) : 0; break;
     case GS_MTD_PERF: rc = g->nactive > 0 ? gs_mtd_allocation(g, s) : 0; break;
+    case GS_FTF_PERF: rc = g->nactive > 0 ? gs_ftf_allocation(g, s) : 0; break;
     }
     for (size_t i = 0; rc == 0 && i < g->nactive; i++)
         g->in_alloc[g->active[i]] = 1;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ipm.h"
 #include "policy.h"
 
 /* Gavel's policies (scheduler/policies/ at commit c4fa400). */
@@ -16,6 +17,7 @@ enum gs_kind {
     GS_MMF,       /* MaxMinFairnessPolicy ("MaxMinFairness") */
     GS_MMF_PERF,  /* MaxMinFairnessPolicyWithPerf */
     GS_MTD_PERF,  /* MinTotalDurationPolicyWithPerf */
+    GS_FTF_PERF,  /* FinishTimeFairnessPolicyWithPerf */
 };
 
 #define GS_MAX_FAILURES 5 /* Gavel's MAX_FAILED_ATTEMPTS */
@@ -26,6 +28,7 @@ struct gs {
     int32_t nt;
     double round_s, reset_s;
     int fifo_bug, split_fail, hold_unallocated;
+    double ftf_tol; /* finish_time_fairness_perf's bisection tolerance */
     int32_t order[SIM_MAX_GPU_TYPES]; /* Gavel's type order: v100, p100, k80,
                                          then other types */
     int32_t alpha[SIM_MAX_GPU_TYPES]; /* types by lower-case name */
@@ -82,5 +85,40 @@ int gs_mtd_allocation(struct gs *g, struct sim *s);
 
 /* max_min_fairness's allocation (gavel_sim_mmf.c); same returns. */
 int gs_mmf_allocation(struct gs *g, struct sim *s);
+
+/* finish_time_fairness_perf's allocation (gavel_sim_ftf.c); same returns. */
+int gs_ftf_allocation(struct gs *g, struct sim *s);
+
+/* The feasibility LP of min_total_duration_perf and
+ * finish_time_fairness_perf (gavel_sim_feas.c): m jobs, nt types, capacity
+ * gpus (nt), scale factors sf (m), throughputs thr (m * nt, job by job),
+ * types in name order. gs_feas_solve asks for sum_t thr[i][t] x[i][t] >=
+ * need[i] (m) and returns ipm_solve's status (IPM_OK: x (m * nt) is a
+ * feasible point) or -1 (memory). */
+struct gs_feas {
+    struct ipm_lp lp;
+    size_t m, nt;
+    size_t *row, *col;
+    double *val, *b, *c;
+};
+/* The active jobs' data, JOBS (nactive) in the LP's order: capacity gpus
+ * (nt), steps left (m), sf (m) and thr (m * nt), types in name order. */
+void gs_feas_data(const struct gs *g, const struct sim *s, const uint32_t *jobs,
+                  double *gpus, double *left, double *sf, double *thr);
+int gs_feas_init(struct gs_feas *d, size_t m, size_t nt, const double *gpus,
+                 const double *sf, const double *thr);
+int gs_feas_solve(struct gs_feas *d, const double *need, double *x);
+void gs_feas_free(struct gs_feas *d);
+
+/* finish_time_fairness_perf's search (gavel_sim_ftf.c), on d's LP: the
+ * least R, within tol, for which every job i can have
+ *     rho_i = (since[i] + left[i] / (thr_i . x_i)) / iso[i] <= R,
+ * iso[i] being job i's finish time (since its arrival) in isolation, i.e.
+ * thr_i . x_i >= left[i] / (R iso[i] - since[i]) (iso[i] = +inf: no such
+ * bound), by bisection over (max_i since[i] / iso[i], 1]. Returns 1
+ * with *r = R and the point in x when some R < 1 is feasible, 0 when none
+ * is (x untouched; R = 1 is the isolated allocation's), or -1 (memory). */
+int gs_ftf_search(struct gs_feas *d, const double *left, const double *since,
+                  const double *iso, double tol, double *x, double *r);
 
 #endif

@@ -29,6 +29,26 @@ static const struct pol_param gs_params[] = {
     {NULL, NULL, NULL},
 };
 
+/* gavel:finish_time_fairness_perf's: the same and its tolerance. */
+static const struct pol_param gs_ftf_params[] = {
+    {"round_s", "360", "seconds per round (Gavel's --time_per_iteration)"},
+    {"reset_s", "1920",
+     "least seconds between allocation recomputes "
+     "(Gavel's minimum_time_between_allocation_resets)"},
+    {"seed", "0", "Gavel's --seed (unused by this policy's allocation)"},
+    {"fifo_bug", "1", "no effect here (gavel:fifo only)"},
+    {"split_fail", "1",
+     "1: as Gavel, a micro-task with fewer steps than GPUs fails and 5 "
+     "failures drop the job (R9); 0: it runs"},
+    {"hold_unallocated", "1",
+     "1: as Gavel, a job placed before it is in the allocation holds its "
+     "GPUs idle for the round (R5); 0: its GPUs stay free for others"},
+    {"ftf_tol", "1e-4",
+     "the bisection over the finish-time ratio R stops when its interval "
+     "is this narrow (Gavel solves the convex program directly)"},
+    {NULL, NULL, NULL},
+};
+
 /* Gavel's type order, then the alphabetical one (lower case). */
 static void type_orders(struct gs *g)
 {
@@ -80,6 +100,9 @@ static int gs_create(const struct pol_config *cfg, enum gs_kind kind,
         rc = pol_opt_double(cfg, "split_fail", 0, 1, &split);
     if (!rc)
         rc = pol_opt_double(cfg, "hold_unallocated", 0, 1, &hold);
+    g->ftf_tol = 1e-4;
+    if (!rc && kind == GS_FTF_PERF)
+        rc = pol_opt_double(cfg, "ftf_tol", 1e-12, 0.5, &g->ftf_tol);
     if (rc) {
         free(g);
         return rc;
@@ -104,6 +127,7 @@ GS_CREATE(create_fifo_perf, GS_FIFO_PERF)
 GS_CREATE(create_mmf, GS_MMF)
 GS_CREATE(create_mmf_perf, GS_MMF_PERF)
 GS_CREATE(create_mtd_perf, GS_MTD_PERF)
+GS_CREATE(create_ftf_perf, GS_FTF_PERF)
 
 #define GS_OPS(policy, desc, fn)                                               \
     {                                                                          \
@@ -138,3 +162,16 @@ const struct pol_ops pol_gs_mtd_perf = GS_OPS(
     "Gavel's simulator, min_total_duration_perf (makespan): bisection over "
     "feasibility LPs (GLPK)",
     create_mtd_perf);
+const struct pol_ops pol_gs_ftf_perf = {
+    .name = "gavel:finish_time_fairness_perf",
+    .description = "Gavel's simulator, finish_time_fairness_perf: min max "
+                   "finish-time ratio to the isolated (max_min_fairness) "
+                   "share, by bisection over feasibility LPs",
+    .params = gs_ftf_params,
+    .needs_estimates = 0,
+    .preemptive = 1,
+    .create = create_ftf_perf,
+    .destroy = gs_destroy,
+    .on_arrival = gs_arrival,
+    .on_finish = NULL,
+    .schedule = gs_schedule};

@@ -23,5 +23,6 @@ extern const struct pol_ops pol_gs_fifo_perf;
 extern const struct pol_ops pol_gs_mmf;
 extern const struct pol_ops pol_gs_mmf_perf;
 extern const struct pol_ops pol_gs_mtd_perf;
+extern const struct pol_ops pol_gs_ftf_perf;
 
 #endif

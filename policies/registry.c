@@ -22,6 +22,7 @@ static const struct pol_ops *const registry[] = {
     &pol_gs_mmf,
     &pol_gs_mmf_perf,
     &pol_gs_mtd_perf,
+    &pol_gs_ftf_perf,
 };
 
 #define NPOLICIES (sizeof registry / sizeof registry[0])
