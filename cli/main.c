@@ -53,7 +53,8 @@ static void usage(void)
         "Policies (`hetsim policies`): hetsim's own, and gavel:NAME, Gavel's "
         "own\nsimulator rule for rule (gavel:fifo, gavel:fifo_perf, "
         "gavel:max_min_fairness,\ngavel:max_min_fairness_perf, "
-        "gavel:min_total_duration_perf).\n\n"
+        "gavel:min_total_duration_perf,\ngavel:finish_time_fairness_perf)."
+        "\n\n"
         "Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 bad input "
         "(trace, cluster).\n");
 }
