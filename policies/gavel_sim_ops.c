@@ -147,11 +147,12 @@ const struct pol_ops pol_gs_fifo_perf = GS_OPS(
     "Gavel's simulator, fifo_perf: arrival order on the fastest free type, "
     "re-placed (migrated) at each recompute",
     create_fifo_perf);
-const struct pol_ops pol_gs_mmf = GS_OPS(
-    "gavel:max_min_fairness",
-    "Gavel's simulator, max_min_fairness (LAS): max-min LP over GPU time, "
-    "heterogeneity-agnostic",
-    create_mmf);
+const struct pol_ops pol_gs_mmf =
+    GS_OPS("gavel:max_min_fairness",
+           "Gavel's simulator, max_min_fairness (LAS): max-min LP (interior "
+           "point) over GPU time, "
+           "heterogeneity-agnostic",
+           create_mmf);
 const struct pol_ops pol_gs_mmf_perf =
     GS_OPS("gavel:max_min_fairness_perf",
            "Gavel's simulator, max_min_fairness_perf: max-min LP (GLPK) over "
@@ -160,7 +161,7 @@ const struct pol_ops pol_gs_mmf_perf =
 const struct pol_ops pol_gs_mtd_perf = GS_OPS(
     "gavel:min_total_duration_perf",
     "Gavel's simulator, min_total_duration_perf (makespan): bisection over "
-    "feasibility LPs (GLPK)",
+    "feasibility LPs (scipy's interior point, policies/ipm.h)",
     create_mtd_perf);
 const struct pol_ops pol_gs_ftf_perf = {
     .name = "gavel:finish_time_fairness_perf",
