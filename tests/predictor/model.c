@@ -143,7 +143,7 @@ Test(gradcheck, whole_model_with_the_linear_skip_path)
 
 /* By hand: with the network's output weights zero, the output is
  * fc_b + v . x over the numeric features only (n1, n2, n3 of row 0:
- * 0.5, 1 and 0.2), whatever the categorical codes. */
+ * 0.5, -1 and 0.2), whatever the categorical codes (weights 100). */
 Test(model, linear_skip_adds_v_dot_the_numeric_features)
 {
     struct pred_arch a = tiny();
@@ -156,7 +156,7 @@ Test(model, linear_skip_adds_v_dot_the_numeric_features)
     memcpy(m->w.skip, v, sizeof v);
     pred_params_changed(m);
     pred_forward(m, 4, 0);
-    double want = 0.25 + 2 * 0.5 - 3 * 1 + 0.5 * 0.2; /* -1.65 */
+    double want = 0.25 + 2 * 0.5 - 3 * -1 + 0.5 * 0.2; /* 4.35 */
     cr_assert_float_eq(m->a.y[0], want, 1e-6, "%g", (double)m->a.y[0]);
     pred_destroy(m);
 }
