@@ -165,7 +165,7 @@ done:
  * (each training group held out in turn, up to CMP_INNER_FOLDS) of the
  * step of least validation MSE on the held-out group, into F->nn.steps;
  * the refit on every training row then runs that many steps with no
- * validation. */
+ * validation. Not when --steps or --epochs gives the budget. */
 static int tune_nn_steps(const struct pmodel_spec *s, struct pmodel_fit *f,
                          const struct pred_schema *sc, const double *tx,
                          const double *ty, const size_t *tg, size_t nt,
@@ -220,7 +220,7 @@ static int run_one(struct cmp *c, size_t mi, size_t split, const double *tx,
     if (!s.nn && tune(&s, &f, c->schema, tx, ty, tg, nt, choice, sizeof choice,
                       err, errlen) < 0)
         return -1;
-    if (s.nn && tg &&
+    if (s.nn && tg && c->fit.nn.steps <= 0 && c->fit.nn.epochs <= 0 &&
         tune_nn_steps(&s, &f, c->schema, tx, ty, tg, nt, err, errlen) < 0)
         return -1;
     if (split == 0) {

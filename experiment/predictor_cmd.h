@@ -23,7 +23,8 @@ struct pmodel_nn_opts {
     int hu; /* --recipe hu2025: Hu's Table 2 (epochs), else hetsim's */
     int epochs, steps, batch, warmup, patience, schedule;
     double lr, lr_min, weight_decay, l2, clip, val_frac, dropout;
-    int ensemble; /* models averaged, from seeds seed, seed + 1000, ... */
+    int ensemble;    /* models averaged, from seeds seed, seed + 1000, ... */
+    int linear_skip; /* --linear-skip: pred_arch.linear_skip on */
 };
 #define PMODEL_MAX_ENSEMBLE 16
 
@@ -79,6 +80,7 @@ void pmodel_nn_describe(const struct pmodel *m, char *buf, size_t len);
         {"patience", required_argument, NULL, 1011},                           \
         {"dropout", required_argument, NULL, 1012},                            \
         {"ensemble", required_argument, NULL, 1013},                           \
+        {"linear-skip", no_argument, NULL, 1015},                              \
     {                                                                          \
         "epochs", required_argument, NULL, 1014                                \
     }

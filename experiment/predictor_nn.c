@@ -16,6 +16,7 @@ void pmodel_nn_defaults(struct pmodel_nn_opts *o)
     o->lr = o->lr_min = o->weight_decay = o->l2 = o->clip = NAN;
     o->val_frac = o->dropout = NAN;
     o->ensemble = 1;
+    o->linear_skip = 0;
 }
 
 static int num(const char *cmd, const char *name, const char *s, double lo,
@@ -73,6 +74,7 @@ int pmodel_nn_option(struct pmodel_nn_opts *o, const char *cmd, int opt,
         return whole(cmd, "ensemble", arg, 1, PMODEL_MAX_ENSEMBLE,
                      &o->ensemble);
     case 1014: return whole(cmd, "epochs", arg, 1, 100000, &o->epochs);
+    case 1015: o->linear_skip = 1; return 0;
     default: return 1;
     }
 }
@@ -127,6 +129,8 @@ int pmodel_nn_fit(struct pmodel *m, const struct pmodel_spec *s,
         a.order = f->order;
     if (!isnan(f->nn.dropout))
         a.dropout = f->nn.dropout;
+    if (f->nn.linear_skip)
+        a.linear_skip = 1;
     struct pred_train_opts o;
     pmodel_nn_train_opts(&f->nn, n, &o);
     o.log_target = f->log_target;
@@ -177,8 +181,9 @@ void pmodel_nn_describe(const struct pmodel *m, char *buf, size_t len)
         return;
     snprintf(buf + n, len - (size_t)n,
              " batch=%d lr=%g wd=%g l2=%g clip=%g dropout=%g val=%g "
-             "patience=%d best_step=%d/%d ensemble=%d",
+             "patience=%d best_step=%d/%d ensemble=%d%s",
              o->batch, o->lr, o->weight_decay, o->l2, o->clip,
              pred_model_arch(m->nn)->dropout, o->val_frac, o->patience,
-             r->best_step, r->steps_run, m->nens);
+             r->best_step, r->steps_run, m->nens,
+             pred_model_arch(m->nn)->linear_skip ? " linear_skip" : "");
 }

@@ -24,6 +24,7 @@ static const struct pred_arch seed000 = {"seed000",
                                          PRED_GRU_FIRST,
                                          PRED_POOL_MEAN,
                                          PRED_TOKENS_FEATURE,
+                                         0,
                                          0};
 
 /* Wang et al., arXiv 2510.20985, section IV: 6 encoder layers of width
@@ -42,6 +43,7 @@ static const struct pred_arch seed002 = {"seed002",
                                          PRED_ATTENTION_FIRST,
                                          PRED_POOL_MEAN,
                                          PRED_TOKENS_FEATURE,
+                                         0,
                                          0};
 
 /* Hu, Table 2, as written: a BiGRU of 6 + 10 units reading one token
@@ -63,7 +65,8 @@ static const struct pred_arch hu2025 = {"hu2025",
                                         PRED_GRU_FIRST,
                                         PRED_POOL_MEAN,
                                         PRED_TOKENS_ROW,
-                                        1};
+                                        1,
+                                        0};
 
 int pred_arch_preset(struct pred_arch *a, const char *name)
 {

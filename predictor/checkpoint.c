@@ -2,7 +2,7 @@
  *   "HSPREDNN" magic (8 bytes), u32 version,
  *   arch: str name, i32 d_model gru_fwd gru_bwd n_attn n_heads head_dim
  *         d_ff, f64 dropout, i32 order pool, (version 3) i32 tokens
- *         head_relu,
+ *         head_relu, (version 4) i32 linear_skip,
  *   schema: i32 nfeat, per feature str name, i32 nlevels, nlevels str,
  *   standardization: per feature f64 mean sd, target f64 mean sd,
  *         i32 log_target fitted,
@@ -210,6 +210,7 @@ static void put_model(struct buf *b, const struct pred_model *m)
     put_i32(b, (int)a->pool);
     put_i32(b, (int)a->tokens);
     put_i32(b, a->head_relu);
+    put_i32(b, a->linear_skip);
     put_i32(b, m->schema.nfeat);
     for (int i = 0; i < m->schema.nfeat; i++) {
         const struct pred_feature *f = &m->schema.feat[i];
@@ -327,6 +328,8 @@ static void get_shape(struct buf *b, struct pred_arch *a, struct pred_schema *s,
         a->tokens = get_i32(b) == 1 ? PRED_TOKENS_ROW : PRED_TOKENS_FEATURE;
         a->head_relu = get_i32(b) != 0;
     }
+    if (version >= 4)
+        a->linear_skip = get_i32(b) != 0;
     s->nfeat = get_i32(b);
     if (b->bad || s->nfeat < 1 || s->nfeat > PRED_MAX_FEATURES) {
         b->bad = 1;

@@ -159,6 +159,34 @@ static void block_backward(struct pred_model *m, int l, int bsz)
                          3 * aa);
 }
 
+int pred_skip_uses(const struct pred_model *m, int i)
+{
+    return m->arch.tokens == PRED_TOKENS_ROW || m->nlev[i] == 0;
+}
+
+/* arch.linear_skip: y += v . x over the features pred_skip_uses. */
+static void skip_forward(struct pred_model *m, int bsz)
+{
+    for (int r = 0; r < bsz; r++) {
+        const pfloat *x = m->a.x + (size_t)r * (size_t)m->nx;
+        double s = 0;
+        for (int i = 0; i < m->nx; i++)
+            if (pred_skip_uses(m, i))
+                s += (double)m->w.skip[i] * (double)x[i];
+        m->a.y[r] += (pfloat)s;
+    }
+}
+
+static void skip_backward(struct pred_model *m, int bsz)
+{
+    for (int r = 0; r < bsz; r++) {
+        const pfloat *x = m->a.x + (size_t)r * (size_t)m->nx;
+        for (int i = 0; i < m->nx; i++)
+            if (pred_skip_uses(m, i))
+                m->dw.skip[i] += m->da.y[r] * x[i];
+    }
+}
+
 void pred_forward(struct pred_model *m, int bsz, int train)
 {
     struct pred_acts *a = &m->a;
@@ -186,6 +214,8 @@ void pred_forward(struct pred_model *m, int bsz, int train)
     }
     pred_dropout_forward(a->pd, a->pm, head, np, p, rng);
     pred_linear_forward(a->y, a->pd, m->w.fc_w, m->w.fc_b, bsz, m->p, 1);
+    if (m->arch.linear_skip)
+        skip_forward(m, bsz);
 }
 
 /* Zeroes the first BSZ rows of the activation gradients that backward
@@ -223,6 +253,8 @@ void pred_backward(struct pred_model *m, int bsz)
 {
     struct pred_acts *a = &m->a, *da = &m->da;
     zero_accumulated(m, bsz);
+    if (m->arch.linear_skip)
+        skip_backward(m, bsz);
     pred_linear_backward(da->pd, m->dw.fc_w, m->dw.fc_b, da->y, a->pd,
                          m->w.fc_w, bsz, m->p, 1);
     size_t np = (size_t)bsz * (size_t)m->p;

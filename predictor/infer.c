@@ -469,6 +469,9 @@ PRED_CLONES static pfloat fast_row(const struct pred_model *m,
             v = 0;
         y += (double)v * m->w.fc_w[c];
     }
+    for (int i = 0; m->arch.linear_skip && i < m->nx; i++)
+        if (pred_skip_uses(m, i))
+            y += (double)m->w.skip[i] * (double)x[i];
     return (pfloat)y;
 }
 

@@ -66,6 +66,7 @@ static size_t layout_params(const struct pred_model *m, pfloat *base,
     }
     P(w->fc_w, sz(m->p));
     P(w->fc_b, 1);
+    P(w->skip, ar->linear_skip ? sz(m->nx) : 0);
 #undef P
     return off;
 }
@@ -354,6 +355,8 @@ void pred_init_params(struct pred_model *m, unsigned long seed)
     }
     uniform(m->w.fc_w, sz(m->p), 1 / sqrt((double)m->p), r);
     uniform(m->w.fc_b, 1, 1 / sqrt((double)m->p), r);
+    if (m->arch.linear_skip) /* the network alone at first */
+        memset(m->w.skip, 0, sz(m->nx) * sizeof *m->w.skip);
     memset(m->m1, 0, m->nparams * sizeof *m->m1);
     memset(m->v1, 0, m->nparams * sizeof *m->v1);
     m->adam_t = 0;

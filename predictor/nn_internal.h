@@ -22,8 +22,8 @@ typedef float pfloat;
 #endif
 
 #define PRED_CKPT_VERSION                                                      \
-    3u /* 2: weights input-major (see linear);                                 \
-          3: + the training record */
+    4u /* 2: weights input-major (see linear);                                 \
+          3: + the training record; 4: + linear_skip */
 /* Rows run through at once (pred_model.chunk): few for a small model, whose
  * activations then stay in cache; more for one of over 1 MiB of weights. */
 #define PRED_CHUNK_SMALL 8
@@ -133,6 +133,7 @@ struct pred_weights {
     pfloat *gf[4], *gb[4]; /* GRU forward / backward: w_ih w_hh b_ih b_hh */
     struct pred_block_w blk[64];
     pfloat *fc_w, *fc_b; /* (P) (1) */
+    pfloat *skip;        /* (NX) arch.linear_skip; 0 on categorical codes */
 };
 
 struct pred_block_act {  /* (B, T, .) unless said */
@@ -214,6 +215,9 @@ void pred_params_changed(struct pred_model *m);
  * too wide for it to pay or out of memory (infer.c). */
 int pred_fast_forward(struct pred_model *m, int bsz);
 void pred_fast_free(struct pred_model *m);
+/* arch.linear_skip: whether feature I enters the linear path (numeric, or
+ * any feature of a row token, which are all standardized). */
+int pred_skip_uses(const struct pred_model *m, int i);
 /* Marks the weight matrices in m->decay (allocates it). 0 or -1. */
 int pred_decay_mask(struct pred_model *m);
 

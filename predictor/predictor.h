@@ -93,6 +93,9 @@ struct pred_arch {
     enum pred_tokens tokens;
     int head_relu; /* 1: ReLU on the pooled vector before the output
                       dropout and layer (Hu, Table 2) */
+    int linear_skip; /* 1: y = network(x) + v . x over the standardized
+                        numeric features, v trained with the network
+                        (starts at 0): extrapolates as ridge does */
 };
 
 /* Fills A with the preset NAME (docs/predictor.md, "Presets"):

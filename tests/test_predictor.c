@@ -318,13 +318,13 @@ Test(checkpoint, refuses_another_version_truncation_and_corruption)
     tmp_path(path, sizeof path, "bad.ckpt");
     long n;
     unsigned char *b = saved_bytes(path, &n);
-    b[8] = 4; /* version 3 -> 4, little-endian u32 after the magic */
+    b[8] = 5; /* version 4 -> 5, little-endian u32 after the magic */
     write_bytes(path, b, n);
-    expect_load_error(path, "version 4");
+    expect_load_error(path, "version 5");
     b[8] = 1;
     write_bytes(path, b, n);
     expect_load_error(path, "version 1");
-    b[8] = 3;
+    b[8] = 4;
     write_bytes(path, b, n / 2);
     expect_load_error(path, "truncated");
     write_bytes(path, b, n - 3);

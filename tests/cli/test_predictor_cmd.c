@@ -212,6 +212,30 @@ Test(predictor_cmd, leave_one_group_out_splits_by_the_column)
     cr_assert(strstr(buf, "\ntree,7,"), "%s", buf);
 }
 
+/* --leave-out with --steps given: the networks run those steps (no inner
+ * step tuning, which would choose another count); --linear-skip is kept
+ * in the model and said in splits.csv. */
+Test(predictor_cmd, leave_out_keeps_given_steps_and_the_linear_skip)
+{
+    cr_assert_eq(run("dataset gavel --throughputs %s -o g.csv", GAVEL_JSON), 0);
+    cr_assert_eq(run("predictor compare --data g.csv --target throughput "
+                     "--drop job_type,runnable,gpu_type --keep runnable=1 "
+                     "--log-target --leave-out gpu_type --models tbigru "
+                     "--linear-skip --steps 7 --no-plots --out ls"),
+                 0, "%s", err);
+    read_in_dir("ls/splits.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, "tbigru steps=7 cosine"), "%s", buf);
+    cr_assert(strstr(buf, "best_step=7/7 ensemble=1 linear_skip"), "%s", buf);
+    cr_assert_eq(run("predictor train --data g.csv --target throughput "
+                     "--drop job_type,runnable,gpu_type --keep runnable=1 "
+                     "--model tbigru --linear-skip --steps 7 -o s.bin"),
+                 0, "%s", err);
+    cr_assert_eq(
+        run("predictor eval --model s.bin --data g.csv --target throughput "
+            "--keep runnable=1"),
+        0, "%s", err);
+}
+
 Test(predictor_cmd, gavel_physics_columns_follow_flops_and_bandwidth)
 {
     cr_assert_eq(

@@ -99,6 +99,7 @@ static struct pred_model *model_of(const struct fixture *fx,
                           ar[7] == 1 ? PRED_ATTENTION_FIRST : PRED_GRU_FIRST,
                           ar[8] == 1 ? PRED_POOL_LAST : PRED_POOL_MEAN,
                           PRED_TOKENS_FEATURE,
+                          0,
                           0};
     for (size_t i = 0; i < nl; i++)
         feat[i] = (struct pred_feature){lv[i], (int)levels[i], lv};

@@ -72,6 +72,22 @@ Test(infer, presets_match_the_batched_forward)
     }
 }
 
+Test(infer, the_linear_skip_path_matches_the_batched_forward)
+{
+    struct pred_arch a;
+    cr_assert_eq(pred_arch_preset(&a, "tbigru"), 0);
+    a.linear_skip = 1;
+    char err[200];
+    struct pred_model *m = pred_create(&a, &schema, 7, err, sizeof err);
+    cr_assert(m, "%s", err);
+    for (int i = 0; i < m->nx; i++)
+        m->w.skip[i] = (pfloat)(0.4 * i - 0.7);
+    pred_params_changed(m);
+    double d = max_rel_diff(m);
+    cr_assert_lt(d, 1e-10, "%g", d);
+    pred_destroy(m);
+}
+
 Test(infer, wide_models_keep_the_batched_path)
 {
     /* Width 64 against 2 x 16 key channels: folding would cost more. */

@@ -47,6 +47,8 @@ static void model_gradcheck(const struct pred_arch *arch, int train)
 {
     pfloat y[4];
     struct pred_model *m = small_model(arch, y);
+    for (int i = 0; arch->linear_skip && i < m->nx; i++) /* not 0 */
+        m->w.skip[i] = (pfloat)(0.3 * (i + 1) - 0.8);
     model_loss(m, y, train);
     for (int i = 0; i < 4; i++)
         m->da.y[i] = 2 * (m->a.y[i] - y[i]) / 4;
@@ -84,6 +86,7 @@ static struct pred_arch tiny(void)
                           PRED_GRU_FIRST,
                           PRED_POOL_MEAN,
                           PRED_TOKENS_FEATURE,
+                          0,
                           0};
     return a;
 }
@@ -123,6 +126,39 @@ Test(gradcheck, whole_model_hu2025_shape_in_both_orders)
     model_gradcheck(&a, 1);
     a.order = PRED_ATTENTION_FIRST;
     model_gradcheck(&a, 1);
+}
+
+/* The linear path beside the network (linear_skip): its weights and,
+ * through the shared output, every other parameter. */
+Test(gradcheck, whole_model_with_the_linear_skip_path)
+{
+    struct pred_arch a = tiny();
+    a.linear_skip = 1;
+    model_gradcheck(&a, 1);
+    a.tokens = PRED_TOKENS_ROW;
+    a.d_ff = 0;
+    a.head_relu = 1;
+    model_gradcheck(&a, 1);
+}
+
+/* By hand: with the network's output weights zero, the output is
+ * fc_b + v . x over the numeric features only (n1, n2, n3 of row 0:
+ * 0.5, -1 and 0.2), whatever the categorical codes (weights 100). */
+Test(model, linear_skip_adds_v_dot_the_numeric_features)
+{
+    struct pred_arch a = tiny();
+    a.linear_skip = 1;
+    pfloat y[4];
+    struct pred_model *m = small_model(&a, y);
+    memset(m->w.fc_w, 0, (size_t)m->p * sizeof *m->w.fc_w);
+    m->w.fc_b[0] = (pfloat)0.25;
+    pfloat v[5] = {2, 100, -3, 100, 0.5};
+    memcpy(m->w.skip, v, sizeof v);
+    pred_params_changed(m);
+    pred_forward(m, 4, 0);
+    double want = 0.25 + 2 * 0.5 - 3 * -1 + 0.5 * 0.2; /* 4.35 */
+    cr_assert_float_eq(m->a.y[0], want, 1e-6, "%g", (double)m->a.y[0]);
+    pred_destroy(m);
 }
 
 static void random_fill(pfloat *p, size_t n, gsl_rng *r)

@@ -86,6 +86,7 @@ Test(recipe, weight_decay_reaches_weight_matrices_only)
                           PRED_GRU_FIRST,
                           PRED_POOL_MEAN,
                           PRED_TOKENS_FEATURE,
+                          0,
                           0};
     char err[200];
     struct pred_model *m = pred_create(&a, &schema, 1, err, sizeof err);
@@ -116,10 +117,12 @@ static void rows(double *x, double *y, size_t n)
     }
 }
 
-static struct pred_model *fit_small(double val_frac, int patience)
+static struct pred_model *fit_small_skip(double val_frac, int patience,
+                                         int skip)
 {
     struct pred_arch a;
     cr_assert_eq(pred_arch_preset(&a, "bigru"), 0);
+    a.linear_skip = skip;
     char err[200];
     struct pred_model *m = pred_create(&a, &schema, 2, err, sizeof err);
     double x[100 * 3], y[100];
@@ -132,6 +135,11 @@ static struct pred_model *fit_small(double val_frac, int patience)
     o.patience = patience;
     cr_assert_eq(pred_fit(m, x, y, 100, &o, err, sizeof err), 0, "%s", err);
     return m;
+}
+
+static struct pred_model *fit_small(double val_frac, int patience)
+{
+    return fit_small_skip(val_frac, patience, 0);
 }
 
 Test(recipe, early_stopping_keeps_the_best_weights_and_records_them)
@@ -186,15 +194,16 @@ Test(checkpoint, reads_version_2_files_and_keeps_the_record_in_version_3)
     size_t n = fread(b, 1, sizeof b, f);
     fclose(f);
     cr_assert_lt(n, sizeof b);
-    /* magic 8, version 4, name "bigru" 4 + 5, 7 i32, f64, 2 i32: 65 */
+    /* magic 8, version 4, name "bigru" 4 + 5, 7 i32, f64, 2 i32: 65;
+     * then tokens, head_relu (version 3) and linear_skip (4): 12 */
     size_t tok = 65, rec_len = 8 * 4 + 10 * 8 + 3 * 8 + 3 * 4 + 8;
     size_t rec = n - 8 - 8 * m->nparams - 8 - rec_len;
     unsigned char v2[1 << 16];
     size_t k = 0;
     memcpy(v2, b, tok);
     k = tok;
-    memcpy(v2 + k, b + tok + 8, rec - tok - 8);
-    k += rec - tok - 8;
+    memcpy(v2 + k, b + tok + 12, rec - tok - 12);
+    k += rec - tok - 12;
     memcpy(v2 + k, b + rec + rec_len, n - 8 - rec - rec_len);
     k += n - 8 - rec - rec_len;
     v2[8] = 2;
@@ -214,6 +223,34 @@ Test(checkpoint, reads_version_2_files_and_keeps_the_record_in_version_3)
     for (int i = 0; i < 5; i++)
         cr_assert_eq(p1[i], p2[i]);
     remove(path);
+    pred_destroy(back);
+    pred_destroy(m);
+}
+
+/* A model with the linear path: trained (the path's weights move from 0),
+ * saved and loaded, it keeps the flag and predicts the same. */
+Test(checkpoint, keeps_the_linear_skip_path)
+{
+    struct pred_model *m = fit_small_skip(0, 0, 1);
+    double moved = 0;
+    for (int i = 0; i < m->nx; i++)
+        moved += fabs((double)m->w.skip[i]);
+    cr_assert_gt(moved, 0);
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/hetsim-test-skip-%ld.ckpt",
+             (long)getpid());
+    cr_assert_eq(pred_save(m, path, NULL, 0), 0);
+    char err[300];
+    struct pred_model *back = pred_load(path, err, sizeof err);
+    cr_assert(back, "%s", err);
+    remove(path);
+    cr_assert_eq(pred_model_arch(back)->linear_skip, 1);
+    double x[5 * 3], y[5], p1[5], p2[5];
+    rows(x, y, 5);
+    cr_assert_eq(pred_predict(m, x, 5, p1, NULL, 0), 0);
+    cr_assert_eq(pred_predict(back, x, 5, p2, NULL, 0), 0);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(p1[i], p2[i]);
     pred_destroy(back);
     pred_destroy(m);
 }
