@@ -48,6 +48,17 @@ void gs_active_by_id(const struct gs *g, uint32_t *out)
     qsort(out, g->nactive, sizeof *out, by_id);
 }
 
+void gs_set_alloc(struct gs *g, const uint32_t *jobs, size_t m, const double *x)
+{
+    size_t nt = (size_t)g->nt;
+    for (size_t i = 0; i < m; i++)
+        for (size_t k = 0; k < nt; k++) {
+            double v = x[i * nt + k];
+            v = v < 0 ? 0 : v > 1 ? 1 : v;
+            g->alloc[(size_t)jobs[i] * nt + (size_t)g->alpha[k]] = v;
+        }
+}
+
 /* Types with free GPUs, alphabetical; returns how many. */
 static int32_t free_types(const struct gs *g, const int64_t *avail,
                           int32_t *out)

@@ -131,13 +131,8 @@ int gs_ftf_allocation(struct gs *g, struct sim *s)
     int found = gs_ftf_search(&d, left, since, iso, g->ftf_tol, x, &R);
     if (found < 0)
         rc = SIM_ENOMEM;
-    for (size_t i = 0; found > 0 && i < m; i++)
-        for (size_t k = 0; k < nt; k++) {
-            double v = x[i * nt + k];
-            g->alloc[(size_t)jobs[i] * nt + (size_t)g->alpha[k]] = v < 0   ? 0
-                                                                   : v > 1 ? 1
-                                                                           : v;
-        }
+    if (found > 0)
+        gs_set_alloc(g, jobs, m, x);
 out:
     gs_feas_free(&d);
     free(x), free(thr), free(left), free(jobs);

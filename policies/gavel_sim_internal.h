@@ -81,6 +81,10 @@ void gs_destroy(void *state);
 /* min_total_duration_perf's allocation (gavel_sim_mtd.c); same returns. */
 /* The active jobs into OUT (room for nactive), by id. */
 void gs_active_by_id(const struct gs *g, uint32_t *out);
+/* Row i of the LP solution X (m x nt, types alphabetical) clipped to
+ * [0, 1] as job JOBS[i]'s allocation, as Gavel clips its x. */
+void gs_set_alloc(struct gs *g, const uint32_t *jobs, size_t m,
+                  const double *x);
 int gs_mtd_allocation(struct gs *g, struct sim *s);
 
 /* max_min_fairness's allocation (gavel_sim_mmf.c); same returns. */

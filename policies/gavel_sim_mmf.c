@@ -87,14 +87,7 @@ int gs_mmf_allocation(struct gs *g, struct sim *s)
         rc = SIM_ENOMEM;
         goto out;
     }
-    for (size_t i = 0; i < d.m; i++)
-        for (size_t k = 0; k < d.nt; k++) {
-            double v = d.x[i * d.nt + k];
-            g->alloc[(size_t)d.jobs[i] * d.nt + (size_t)g->alpha[k]] = v < 0 ? 0
-                                                                       : v > 1
-                                                                           ? 1
-                                                                           : v;
-        }
+    gs_set_alloc(g, d.jobs, d.m, d.x);
 out:
     free(d.row), free(d.col), free(d.val), free(d.b), free(d.c), free(d.x);
     free(d.lb), free(d.jobs);

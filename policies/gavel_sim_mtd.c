@@ -71,13 +71,8 @@ int gs_mtd_allocation(struct gs *g, struct sim *s)
                              "finishes the active jobs (a job that runs "
                              "nowhere?)");
     }
-    for (size_t i = 0; rc == 0 && i < m; i++)
-        for (size_t k = 0; k < nt; k++) {
-            double v = best[i * nt + k];
-            g->alloc[(size_t)jobs[i] * nt + (size_t)g->alpha[k]] = v < 0   ? 0
-                                                                   : v > 1 ? 1
-                                                                           : v;
-        }
+    if (rc == 0)
+        gs_set_alloc(g, jobs, m, best);
 out:
     gs_feas_free(&d);
     free(best), free(x), free(thr), free(left), free(jobs);
