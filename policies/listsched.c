@@ -258,17 +258,8 @@ static int backfill(struct pol_list *l, struct sim *s)
     int rc = pol_bf_begin(l->bf, s, l->heap[0].job);
     if (rc <= 0)
         return rc;
-    if (l->walk_cap < l->len) {
-        size_t *front = realloc(l->front, l->cap * sizeof *front);
-        if (!front)
-            return SIM_ENOMEM;
-        l->front = front;
-        uint32_t *started = realloc(l->started, l->cap * sizeof *started);
-        if (!started)
-            return SIM_ENOMEM;
-        l->started = started;
-        l->walk_cap = l->cap;
-    }
+    if ((rc = walk_room(l)) != 0)
+        return rc;
     size_t n = 0, nstarted = 0;
     front_push(l, l->front, &n, 0);
     front_pop(l, l->front, &n); /* the head, reserved by pol_bf_begin */
