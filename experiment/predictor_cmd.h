@@ -24,7 +24,9 @@ struct pmodel_nn_opts {
     int epochs, steps, batch, warmup, patience, schedule;
     double lr, lr_min, weight_decay, l2, clip, val_frac, dropout;
     int ensemble;    /* models averaged, from seeds seed, seed + 1000, ... */
-    int linear_skip; /* --linear-skip: pred_arch.linear_skip on */
+    int linear_skip; /* pred_arch.linear_skip: 1 --linear-skip, 0
+                        --no-linear-skip, -1 the preset's (off; on in
+                        compare --leave-out, pmodel_nn_hetsim_preset) */
 };
 #define PMODEL_MAX_ENSEMBLE 16
 
@@ -63,6 +65,9 @@ int pmodel_nn_fit(struct pmodel *m, const struct pmodel_spec *s,
                   const struct pmodel_fit *f, const struct pred_schema *sc,
                   const double *x, const double *y, size_t n, char *err,
                   size_t errlen);
+/* 1 when S is one of hetsim's own presets (tbigru and its ablations),
+ * whose linear skip path compare --leave-out turns on, else 0. */
+int pmodel_nn_hetsim_preset(const struct pmodel_spec *s);
 /* "steps=4000 batch=32 ..." of model M's first network into BUF. */
 void pmodel_nn_describe(const struct pmodel *m, char *buf, size_t len);
 #define PMODEL_NN_LONG_OPTIONS                                                 \
@@ -81,6 +86,7 @@ void pmodel_nn_describe(const struct pmodel *m, char *buf, size_t len);
         {"dropout", required_argument, NULL, 1012},                            \
         {"ensemble", required_argument, NULL, 1013},                           \
         {"linear-skip", no_argument, NULL, 1015},                              \
+        {"no-linear-skip", no_argument, NULL, 1016},                           \
     {                                                                          \
         "epochs", required_argument, NULL, 1014                                \
     }

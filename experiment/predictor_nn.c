@@ -16,7 +16,7 @@ void pmodel_nn_defaults(struct pmodel_nn_opts *o)
     o->lr = o->lr_min = o->weight_decay = o->l2 = o->clip = NAN;
     o->val_frac = o->dropout = NAN;
     o->ensemble = 1;
-    o->linear_skip = 0;
+    o->linear_skip = -1;
 }
 
 static int num(const char *cmd, const char *name, const char *s, double lo,
@@ -75,6 +75,7 @@ int pmodel_nn_option(struct pmodel_nn_opts *o, const char *cmd, int opt,
                      &o->ensemble);
     case 1014: return whole(cmd, "epochs", arg, 1, 100000, &o->epochs);
     case 1015: o->linear_skip = 1; return 0;
+    case 1016: o->linear_skip = 0; return 0;
     default: return 1;
     }
 }
@@ -129,8 +130,8 @@ int pmodel_nn_fit(struct pmodel *m, const struct pmodel_spec *s,
         a.order = f->order;
     if (!isnan(f->nn.dropout))
         a.dropout = f->nn.dropout;
-    if (f->nn.linear_skip)
-        a.linear_skip = 1;
+    if (f->nn.linear_skip >= 0)
+        a.linear_skip = f->nn.linear_skip;
     struct pred_train_opts o;
     pmodel_nn_train_opts(&f->nn, n, &o);
     o.log_target = f->log_target;
@@ -156,6 +157,15 @@ int pmodel_nn_fit(struct pmodel *m, const struct pmodel_spec *s,
         }
     }
     return 0;
+}
+
+int pmodel_nn_hetsim_preset(const struct pmodel_spec *s)
+{
+    /* hetsim's own presets; the papers' (hu2025, wang2025) and seed000
+     * keep their layers as published. */
+    return s->nn && (strcmp(s->arch, "tbigru") == 0 ||
+                     strcmp(s->arch, "transformer") == 0 ||
+                     strcmp(s->arch, "bigru") == 0);
 }
 
 void pmodel_nn_describe(const struct pmodel *m, char *buf, size_t len)
