@@ -236,6 +236,30 @@ Test(predictor_cmd, leave_out_keeps_given_steps_and_the_linear_skip)
         0, "%s", err);
 }
 
+/* A held-out group asks for extrapolation: compare --leave-out gives
+ * tbigru the linear skip path unless --no-linear-skip says otherwise;
+ * random splits and `train` keep the preset (no skip path). */
+Test(predictor_cmd, leave_out_adds_the_skip_path_unless_told)
+{
+    cr_assert_eq(run("dataset gavel --throughputs %s -o g.csv", GAVEL_JSON), 0);
+    const char *common = "predictor compare --data g.csv --target throughput "
+                         "--drop job_type,runnable,gpu_type --keep runnable=1 "
+                         "--models tbigru --steps 5 --no-plots";
+    cr_assert_eq(run("%s --leave-out gpu_type --out on", common), 0, "%s", err);
+    read_in_dir("on/splits.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, "best_step=5/5 ensemble=1 linear_skip"), "%s", buf);
+    cr_assert_eq(
+        run("%s --leave-out gpu_type --no-linear-skip --out off", common), 0,
+        "%s", err);
+    read_in_dir("off/splits.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, "best_step=5/5 ensemble=1\n"), "%s", buf);
+    cr_assert_null(strstr(buf, "linear_skip"), "%s", buf);
+    cr_assert_eq(run("%s --repeats 1 --out rnd", common), 0, "%s", err);
+    read_in_dir("rnd/splits.csv", buf, sizeof buf);
+    cr_assert(strstr(buf, "best_step=5/5 ensemble=1\n"), "%s", buf);
+    cr_assert_null(strstr(buf, "linear_skip"), "%s", buf);
+}
+
 Test(predictor_cmd, gavel_physics_columns_follow_flops_and_bandwidth)
 {
     cr_assert_eq(
