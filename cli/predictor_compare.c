@@ -4,7 +4,9 @@
  * of one value of COL held out. Baselines choose their hyper-parameters
  * on 20% of the training part (a small grid, smallest validation MSE),
  * then refit on the whole training part; test rows are used only for the
- * metrics. Networks keep their preset (Hu, Table 2). */
+ * metrics. Networks keep their preset and recipe; with --leave-out their
+ * step budget is chosen on inner leave-group-out folds, and hetsim's own
+ * presets add the linear skip path (tune_nn_steps, run_one). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,10 +190,10 @@ static int tune_nn_steps(const struct pmodel_spec *s, struct pmodel_fit *f,
     }
     struct pred_train_opts t;
     pmodel_nn_train_opts(&f->nn, nt, &t);
-    long budget = t.steps > 0 ? t.steps
-                              : (long)t.epochs *
-                                    (long)((nt + (size_t)t.batch - 1) /
-                                           (size_t)t.batch);
+    long budget =
+        t.steps > 0 ? t.steps
+                    : (long)t.epochs *
+                          (long)((nt + (size_t)t.batch - 1) / (size_t)t.batch);
     struct pmodel_fit g = *f;
     g.nn.ensemble = 1;
     g.nn.epochs = -1;
