@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
+#include "policies_internal.h"
 
 struct item {
     double key;    /* waiting: priority; running: priority - rate * t */
@@ -153,9 +153,33 @@ static int heap_push(struct pol_preempt *p, struct pheap *h, struct item e)
     return 0;
 }
 
+/* Takes the top of H out (Floyd's bottom-up way: the hole goes down to a
+ * leaf along the children that belong higher, one comparison a level, and
+ * the last item rises from there; it belongs near the bottom). */
+static struct item heap_pop(struct pol_preempt *p, struct pheap *h)
+{
+    struct item out = h->a[0], last = h->a[--h->len];
+    uint32_t i = 0, n = h->len;
+    if (n == 0)
+        return out;
+    for (uint32_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && above(h, &h->a[c + 1], &h->a[c]))
+            c++;
+        put(p, h, i, h->a[c]);
+    }
+    while (i > 0 && above(h, &last, &h->a[(i - 1) / 2])) {
+        put(p, h, i, h->a[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    put(p, h, i, last);
+    return out;
+}
+
 static struct item heap_remove(struct pol_preempt *p, struct pheap *h,
                                uint32_t i)
 {
+    if (i == 0)
+        return heap_pop(p, h);
     struct item out = h->a[i], last = h->a[--h->len];
     if (i < h->len) {
         put(p, h, i, last);
@@ -401,12 +425,82 @@ static int start(struct pol_preempt *p, struct sim *s, uint32_t job,
     return insert(p, s, job);
 }
 
+/* Whether a GPU of a type job J may use is free. With none, every rule
+ * of pol_place fails and changes nothing (`random` draws only when some
+ * type fits), so it need not be asked. */
+static int any_free(const struct sim *s, const struct sim_job *j)
+{
+    const struct cluster *c = sim_cluster(s);
+    if (sim_share_cluster(s))
+        return 1;
+    for (int32_t t = 0; t < c->ntypes; t++)
+        if ((j->allowed & (1u << t)) && sim_free_gpus(s, t) > 0)
+            return 1;
+    return 0;
+}
+
+/* Rule 2 for a one-GPU waiting job W when no GPU of its types is free
+ * (the caller checks): on each type, the worst running job is a victim if
+ * W comes before it, and W takes the type whose victim is least urgent,
+ * as choose_victims decides it. When that victim holds one GPU and the
+ * placement rule would give its GPU to W (pol_placer_takes_lone_gpu), W
+ * takes it over in one engine call (sim_swap), with the decisions and
+ * results of preempt_victims, pol_place and start. Returns 0 started, 1
+ * passed over, 2 another case (the general path decides), or a negative
+ * SIM_E* code. */
+static int swap_start(struct pol_preempt *p, struct sim *s, const struct item *w)
+{
+    const struct sim_job *wj = sim_job(s, w->job);
+    const struct cluster *c = sim_cluster(s);
+    double now = sim_now(s), k;
+    int32_t best = -1;
+    struct item bi = {0, 0, 0};
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        if (!(wj->allowed & (1u << t)) || c->types[t].gpus < 1)
+            continue;
+        int32_t g = worst_group(p, t, now, &k);
+        if (g < 0 || !before(w->key, w, k, &p->groups[g].h.a[0]))
+            continue;
+        struct item u = {k, p->groups[g].h.a[0].submit,
+                         p->groups[g].h.a[0].job};
+        if (best < 0 || before(bi.key, &bi, u.key, &u)) {
+            best = g;
+            bi = u;
+        }
+    }
+    if (best < 0)
+        return 1;
+    uint32_t v = bi.job;
+    const struct sim_job *vj = sim_job(s, v);
+    if (vj->num_gpus != 1 || vj->slice || p->slots[v].pass == p->pass ||
+        !pol_placer_takes_lone_gpu(p->placer) ||
+        sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
+        return 2;
+    int32_t node = p->slots[v].node;
+    heap_pop(p, &p->groups[best].h);
+    p->slots[v].heap = -1;
+    int rc = sim_swap(s, v, w->job);
+    if (rc || (rc = insert(p, s, v)) != 0)
+        return rc;
+    detach(p, w->job);
+    p->slots[w->job].node = node;
+    p->slots[w->job].pass = p->pass;
+    return insert(p, s, w->job);
+}
+
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
  * 1 passed over, or a negative SIM_E* code. */
 static int try_start(struct pol_preempt *p, struct sim *s, const struct item *w)
 {
     struct sim_placement pl;
-    int rc = pol_place(p->placer, s, w->job, &pl);
+    const struct sim_job *wj = sim_job(s, w->job);
+    int rc = 1;
+    if (any_free(s, wj))
+        rc = pol_place(p->placer, s, w->job, &pl);
+    else if (wj->num_gpus == 1 && (rc = swap_start(p, s, w)) != 2)
+        return rc;
+    else
+        rc = 1;
     if (rc != 1)
         return rc == 0 ? start(p, s, w->job, &pl) : rc;
     int32_t n;
