@@ -112,26 +112,53 @@ static void put(struct pol_preempt *p, struct pheap *h, uint32_t i,
         p->pos[e.job] = (int32_t)i;
 }
 
+/* The heaps are 4-ary (children of i: 4i + 1 to 4i + 4): half the depth
+ * of a binary heap, so a pop moves half as many items. The hot loops keep
+ * the heap's fields in locals: stores into the items could alias them. */
+#define PARENT(i) (((i) - 1) / 4)
+
+/* Whether X belongs above Y in a heap with the worst on top (MAX) or not. */
+static inline int higher(int max, const struct item *x, const struct item *y)
+{
+    return max ? before(y->key, y, x->key, x) : before(x->key, x, y->key, y);
+}
+
+/* The child of I among the first N items that belongs highest, or
+ * UINT32_MAX for a leaf. */
+static inline uint32_t top_child(const struct item *a, uint32_t n, int max,
+                                 uint32_t i)
+{
+    uint32_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
+    if (c >= n)
+        return UINT32_MAX;
+    for (uint32_t k = c + 1; k < end; k++)
+        if (higher(max, &a[k], &a[c]))
+            c = k;
+    return c;
+}
+
 static void sift_up(struct pol_preempt *p, struct pheap *h, uint32_t i)
 {
-    struct item e = h->a[i];
-    while (i > 0 && above(h, &e, &h->a[(i - 1) / 2])) {
-        put(p, h, i, h->a[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    struct item *a = h->a, e = a[i];
+    int32_t *pos = h->untracked ? NULL : p->pos;
+    int max = h->max;
+    while (i > 0 && higher(max, &e, &a[PARENT(i)])) {
+        a[i] = a[PARENT(i)];
+        if (pos)
+            pos[a[i].job] = (int32_t)i;
+        i = PARENT(i);
     }
-    put(p, h, i, e);
+    a[i] = e;
+    if (pos)
+        pos[e.job] = (int32_t)i;
 }
 
 static void sift_down(struct pol_preempt *p, struct pheap *h, uint32_t i)
 {
     struct item e = h->a[i];
     for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->len)
-            break;
-        if (c + 1 < h->len && above(h, &h->a[c + 1], &h->a[c]))
-            c++;
-        if (!above(h, &h->a[c], &e))
+        uint32_t c = top_child(h->a, h->len, h->max, i);
+        if (c == UINT32_MAX || !above(h, &h->a[c], &e))
             break;
         put(p, h, i, h->a[c]);
         i = c;
@@ -154,24 +181,30 @@ static int heap_push(struct pol_preempt *p, struct pheap *h, struct item e)
 }
 
 /* Takes the top of H out (Floyd's bottom-up way: the hole goes down to a
- * leaf along the children that belong higher, one comparison a level, and
+ * leaf along the children that belong higher, three comparisons a level, and
  * the last item rises from there; it belongs near the bottom). */
 static struct item heap_pop(struct pol_preempt *p, struct pheap *h)
 {
-    struct item out = h->a[0], last = h->a[--h->len];
+    struct item *a = h->a, out = a[0], last = a[--h->len];
+    int32_t *pos = h->untracked ? NULL : p->pos;
     uint32_t i = 0, n = h->len;
+    int max = h->max;
     if (n == 0)
         return out;
-    for (uint32_t c; (c = 2 * i + 1) < n; i = c) {
-        if (c + 1 < n && above(h, &h->a[c + 1], &h->a[c]))
-            c++;
-        put(p, h, i, h->a[c]);
+    for (uint32_t c; (c = top_child(a, n, max, i)) != UINT32_MAX; i = c) {
+        a[i] = a[c];
+        if (pos)
+            pos[a[i].job] = (int32_t)i;
     }
-    while (i > 0 && above(h, &last, &h->a[(i - 1) / 2])) {
-        put(p, h, i, h->a[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    while (i > 0 && higher(max, &last, &a[PARENT(i)])) {
+        a[i] = a[PARENT(i)];
+        if (pos)
+            pos[a[i].job] = (int32_t)i;
+        i = PARENT(i);
     }
-    put(p, h, i, last);
+    a[i] = last;
+    if (pos)
+        pos[last.job] = (int32_t)i;
     return out;
 }
 
@@ -183,7 +216,7 @@ static struct item heap_remove(struct pol_preempt *p, struct pheap *h,
     struct item out = h->a[i], last = h->a[--h->len];
     if (i < h->len) {
         put(p, h, i, last);
-        if (i > 0 && above(h, &last, &h->a[(i - 1) / 2]))
+        if (i > 0 && above(h, &last, &h->a[PARENT(i)]))
             sift_up(p, h, i);
         else
             sift_down(p, h, i);
