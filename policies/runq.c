@@ -34,47 +34,46 @@ static int alive(const struct rq *q, const struct rq_where *w, uint32_t run,
 
 /* ---- the heap of runs, by their tops ---- */
 
-static int run_higher(const struct rq *q, uint32_t a, uint32_t b)
+static void set_at(struct rq *q, uint32_t i, struct rq_top t)
 {
-    return higher(q, run_top(&q->runs[a]), run_top(&q->runs[b]));
-}
-
-static void set_at(struct rq *q, uint32_t i, uint32_t run)
-{
-    q->heap[i] = run;
-    q->runs[run].at = i;
+    q->heap[i] = t;
+    q->runs[t.run].at = i;
 }
 
 static void heap_up(struct rq *q, uint32_t i)
 {
-    uint32_t run = q->heap[i];
-    while (i > 0 && run_higher(q, run, q->heap[(i - 1) / 2])) {
+    if (i == 0) /* the top already */
+        return;
+    struct rq_top t = q->heap[i];
+    while (i > 0 && higher(q, &t.top, &q->heap[(i - 1) / 2].top)) {
         set_at(q, i, q->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    set_at(q, i, run);
+    set_at(q, i, t);
 }
 
 static void heap_down(struct rq *q, uint32_t i)
 {
-    uint32_t run = q->heap[i];
+    if (2 * i + 1 >= q->hlen) /* a leaf */
+        return;
+    struct rq_top t = q->heap[i];
     for (uint32_t c; (c = 2 * i + 1) < q->hlen; i = c) {
-        if (c + 1 < q->hlen && run_higher(q, q->heap[c + 1], q->heap[c]))
+        if (c + 1 < q->hlen && higher(q, &q->heap[c + 1].top, &q->heap[c].top))
             c++;
-        if (!run_higher(q, q->heap[c], run))
+        if (!higher(q, &q->heap[c].top, &t.top))
             break;
         set_at(q, i, q->heap[c]);
     }
-    set_at(q, i, run);
+    set_at(q, i, t);
 }
 
 static void heap_remove_at(struct rq *q, uint32_t i)
 {
-    uint32_t last = q->heap[--q->hlen];
+    struct rq_top last = q->heap[--q->hlen];
     if (i >= q->hlen)
         return;
     set_at(q, i, last);
-    if (i > 0 && run_higher(q, last, q->heap[(i - 1) / 2]))
+    if (i > 0 && higher(q, &last.top, &q->heap[(i - 1) / 2].top))
         heap_up(q, i);
     else
         heap_down(q, i);
@@ -147,7 +146,7 @@ static int new_run(struct rq *q, struct rq_where *w, struct rq_item e)
         if (!runs)
             return -1;
         q->runs = runs;
-        uint32_t *heap = realloc(q->heap, cap * sizeof *heap);
+        struct rq_top *heap = realloc(q->heap, cap * sizeof *heap);
         if (heap)
             q->heap = heap;
         uint32_t *spare = heap ? realloc(q->spare, cap * sizeof *spare) : NULL;
@@ -167,7 +166,7 @@ static int new_run(struct rq *q, struct rq_where *w, struct rq_item e)
         return -1;
     }
     append(q, w, run, e);
-    q->heap[q->hlen] = run;
+    set_at(q, q->hlen, (struct rq_top){e, run});
     heap_up(q, q->hlen++);
     q->open = run;
     return 0;
@@ -185,8 +184,10 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
                 return -1;
             r->dir = up ? 1 : -1;
             append(q, w, run, e);
-            if (up) /* a new top */
+            if (up) { /* a new top */
+                q->heap[r->at].top = e;
                 heap_up(q, r->at);
+            }
             return 0;
         }
     }
@@ -195,7 +196,7 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
 
 const struct rq_item *rq_top(const struct rq *q)
 {
-    return q->hlen ? run_top(&q->runs[q->heap[0]]) : NULL;
+    return q->hlen ? &q->heap[0].top : NULL;
 }
 
 /* After RUN lost its top: dead entries off that end, then the run goes
@@ -210,6 +211,7 @@ static void fix_top(struct rq *q, struct rq_where *w, uint32_t run)
         while (r->hi > r->lo && !alive(q, w, run, r->hi - 1))
             r->hi--;
     if (r->lo < r->hi) {
+        q->heap[r->at].top = *run_top(r);
         heap_down(q, r->at);
         return;
     }
@@ -240,7 +242,7 @@ static struct rq_item take(struct rq *q, struct rq_where *w, uint32_t run,
 
 struct rq_item rq_pop(struct rq *q, struct rq_where *w)
 {
-    uint32_t run = q->heap[0];
+    uint32_t run = q->heap[0].run;
     const struct rq_run *r = &q->runs[run];
     return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
 }

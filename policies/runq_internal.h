@@ -32,20 +32,26 @@ struct rq_where {
 struct rq_run {
     struct rq_item *a; /* (cap); a[lo, hi) sorted, the top at one end */
     uint32_t lo, hi, cap, live;
-    uint32_t at;       /* its index in the heap of runs */
-    int8_t dir;        /* 1: top at hi - 1 (grows upwards), -1: top at lo,
-                          0: one item so far */
+    uint32_t at; /* its index in the heap of runs */
+    int8_t dir;  /* 1: top at hi - 1 (grows upwards), -1: top at lo,
+                    0: one item so far */
+};
+
+/* A run in the heap of runs, with a copy of its top item. */
+struct rq_top {
+    struct rq_item top;
+    uint32_t run;
 };
 
 struct rq {
-    uint32_t id;  /* nonzero, distinct per queue sharing a where array */
-    int max;      /* 1: the greatest on top */
+    uint32_t id;         /* nonzero, distinct per queue sharing a where array */
+    int max;             /* 1: the greatest on top */
     struct rq_run *runs; /* (runs_cap); freed ones keep their arrays */
-    uint32_t *heap;      /* (runs_cap) run ids, by their tops */
+    struct rq_top *heap; /* (runs_cap) the runs, by their tops */
     uint32_t *spare;     /* (runs_cap) ids of free runs */
     uint32_t nruns, nspare, runs_cap, hlen;
-    uint32_t open;       /* the run pushed to last, or UINT32_MAX */
-    uint32_t len;        /* items in the queue */
+    uint32_t open; /* the run pushed to last, or UINT32_MAX */
+    uint32_t len;  /* items in the queue */
 };
 
 /* An empty queue with id ID (>= 1) and order MAX. */
