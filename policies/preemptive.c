@@ -26,11 +26,17 @@
  * keep pol_prio_fn's contract it cannot be, and if one jumps at a start,
  * SIM_EDECISION beats two jobs preempting each other for ever. Wake-ups:
  * at the earliest `until` or pol_repass_fn time, unless one is due by then.
- * Cost: waiting jobs in a min-heap, running ones in max-heaps per (GPU
- * type, rate), keyed prio - rate * t. A pass costs O(log n) per job started,
+ * Cost: waiting jobs in a min-queue, running ones in max-queues per (GPU
+ * type, rate), keyed prio - rate * t; the queues are runq.c's sorted runs,
+ * so a pass, which takes waiting jobs best first and victims worst first
+ * and files them in those orders, pops and pushes at O(1) plus O(log R)
+ * for R runs (O(log n) at worst). A pass costs that per job started,
  * preempted or passed over and O(groups) per job looked at; the early stop
  * ends it at once on a full cluster, but jobs that can neither start nor
- * preempt (free GPUs or victims of the wrong type) are walked past. */
+ * preempt (free GPUs or victims of the wrong type) are walked past. A
+ * one-GPU job that takes a one-GPU victim's place is started on its GPU in
+ * one engine call (sim_swap), when the placement rule could only choose
+ * that GPU: the same results as a preemption and a start. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
