@@ -418,6 +418,23 @@ static int any_free(const struct sim *s, const struct sim_job *j)
     return 0;
 }
 
+/* Waiting job W takes the GPU of the worst running job of group G, in
+ * one engine call (sim_swap); the queues follow as preempt_victims and
+ * start file them. 0 or a negative SIM_E* code. */
+static int swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
+{
+    uint32_t v = rq_pop(&p->groups[g].q, p->where).job;
+    int32_t node = p->slots[v].node;
+    p->slots[v].heap = -1;
+    int rc = sim_swap(s, v, w);
+    if (rc || (rc = insert(p, s, v)) != 0)
+        return rc;
+    detach(p, w);
+    p->slots[w].node = node;
+    p->slots[w].pass = p->pass;
+    return insert(p, s, w);
+}
+
 /* Rule 2 for a one-GPU waiting job W when no GPU of its types is free
  * (the caller checks): on each type, the worst running job is a victim if
  * W comes before it, and W takes the type whose victim is least urgent,
@@ -455,16 +472,38 @@ static int swap_start(struct pol_preempt *p, struct sim *s, const struct rq_item
         !pol_placer_takes_lone_gpu(p->placer) ||
         sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
         return 2;
-    int32_t node = p->slots[v].node;
-    rq_pop(&p->groups[best].q, p->where);
-    p->slots[v].heap = -1;
-    int rc = sim_swap(s, v, w->job);
-    if (rc || (rc = insert(p, s, v)) != 0)
-        return rc;
-    detach(p, w->job);
-    p->slots[w->job].node = node;
-    p->slots[w->job].pass = p->pass;
-    return insert(p, s, w->job);
+    return swap(p, s, best, w->job);
+}
+
+/* The swaps that open a pass on a full cluster of one GPU type, running
+ * jobs in one group, no sharing: while the best waiting job, of one GPU,
+ * comes before the worst running one, of one GPU, it takes that one's GPU
+ * (swap). These are the decisions of the loop of pol_preempt_schedule and
+ * swap_start, without their searches over types and groups; at the first
+ * case they must decide, it returns 0 and they go on from there. Or a
+ * negative SIM_E* code. */
+static int pass_swaps(struct pol_preempt *p, struct sim *s)
+{
+    const struct cluster *c = sim_cluster(s);
+    if (c->ntypes != 1 || p->ngroups != 1 || sim_share_cluster(s) ||
+        !pol_placer_takes_lone_gpu(p->placer))
+        return 0;
+    const struct group *g = &p->groups[0];
+    double now = sim_now(s);
+    int rc = 0;
+    while (rc == 0 && p->busy == c->total_gpus && p->waiting.len > 0 &&
+           sim_free_gpus(s, 0) == 0) {
+        const struct rq_item *w = rq_top(&p->waiting), *top = rq_top(&g->q);
+        if (!top || !before(w->key, w, prio_now(p, g, top, now), top))
+            return 0;
+        const struct sim_job *wj = sim_job(s, w->job), *vj = sim_job(s, top->job);
+        if (wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
+            vj->slice || p->slots[top->job].pass == p->pass ||
+            sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
+            return 0;
+        rc = swap(p, s, 0, w->job);
+    }
+    return rc;
 }
 
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
@@ -522,6 +561,8 @@ int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
         }
     }
     while (rc == 0 && p->waiting.len > 0) {
+        if ((rc = pass_swaps(p, s)) != 0 || p->waiting.len == 0)
+            break;
         struct rq_item w = *rq_top(&p->waiting);
         int32_t g = worst_group(p, -1, now, &k);
         if ((g < 0 || !before(w.key, &w, k, rq_top(&p->groups[g].q))) &&
