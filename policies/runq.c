@@ -42,8 +42,8 @@ static void set_at(struct rq *q, uint32_t i, struct rq_top t)
 
 static void heap_up(struct rq *q, uint32_t i)
 {
-    if (i == 0) /* the top already */
-        return;
+    if (i == 0 || !higher(q, &q->heap[i].top, &q->heap[(i - 1) / 2].top))
+        return; /* in its place already */
     struct rq_top t = q->heap[i];
     while (i > 0 && higher(q, &t.top, &q->heap[(i - 1) / 2].top)) {
         set_at(q, i, q->heap[(i - 1) / 2]);
@@ -52,18 +52,27 @@ static void heap_up(struct rq *q, uint32_t i)
     set_at(q, i, t);
 }
 
+/* The child of I that belongs higher, or NONE for a leaf. */
+static uint32_t top_child(const struct rq *q, uint32_t i)
+{
+    uint32_t c = 2 * i + 1;
+    if (c >= q->hlen)
+        return NONE;
+    if (c + 1 < q->hlen && higher(q, &q->heap[c + 1].top, &q->heap[c].top))
+        c++;
+    return c;
+}
+
 static void heap_down(struct rq *q, uint32_t i)
 {
-    if (2 * i + 1 >= q->hlen) /* a leaf */
-        return;
+    uint32_t c = top_child(q, i);
+    if (c == NONE || !higher(q, &q->heap[c].top, &q->heap[i].top))
+        return; /* in its place already */
     struct rq_top t = q->heap[i];
-    for (uint32_t c; (c = 2 * i + 1) < q->hlen; i = c) {
-        if (c + 1 < q->hlen && higher(q, &q->heap[c + 1].top, &q->heap[c].top))
-            c++;
-        if (!higher(q, &q->heap[c].top, &t.top))
-            break;
+    do {
         set_at(q, i, q->heap[c]);
-    }
+        i = c;
+    } while ((c = top_child(q, i)) != NONE && higher(q, &q->heap[c].top, &t.top));
     set_at(q, i, t);
 }
 
@@ -99,13 +108,11 @@ void rq_free(struct rq *q)
     rq_init(q, q->id, q->max);
 }
 
-/* Room for one more item at the end of RUN: its live items moved to the
- * front when at most half of it is live, else a larger array. */
-static int run_room(struct rq *q, struct rq_where *w, uint32_t run)
+/* Room for one more item at the end of full RUN: its live items moved to
+ * the front when at most half of it is live, else a larger array. */
+static int grow_run(struct rq *q, struct rq_where *w, uint32_t run)
 {
     struct rq_run *r = &q->runs[run];
-    if (r->hi < r->cap)
-        return 0;
     if (r->cap > 0 && r->live <= r->cap / 2) {
         uint32_t n = 0;
         for (uint32_t i = r->lo; i < r->hi; i++)
@@ -125,6 +132,11 @@ static int run_room(struct rq *q, struct rq_where *w, uint32_t run)
     r->a = a;
     r->cap = cap;
     return 0;
+}
+
+static inline int run_room(struct rq *q, struct rq_where *w, uint32_t run)
+{
+    return q->runs[run].hi < q->runs[run].cap ? 0 : grow_run(q, w, run);
 }
 
 static void append(struct rq *q, struct rq_where *w, uint32_t run,

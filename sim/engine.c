@@ -501,7 +501,8 @@ static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
                                        ? w / rate
                                        : w * job->unit_s);
     }
-    job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
+    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && /* else it never is */
+                            sim_mem_overflows(s, j, p->gpu_type));
     if (job->doomed) { /* it will never finish here (memory.c) */
         run = s->oom_detect_s;
         kind = SIM_EV_OOM;
