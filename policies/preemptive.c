@@ -72,7 +72,7 @@ struct pol_preempt {
     void *ctx;
     struct pol_placer *placer;
     struct slot *slots; /* (njobs) */
-    struct rq_where *where; /* (njobs) its place in its queue; in slots' block */
+    struct rq_where *where; /* (njobs) its place in a queue; slots' block */
     struct rq waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
@@ -104,7 +104,8 @@ static int before(double ka, const struct rq_item *a, double kb,
 #define PARENT(i) (((i) - 1) / 4)
 
 /* Whether X belongs above Y in a heap with the worst on top (MAX) or not. */
-static inline int higher(int max, const struct rq_item *x, const struct rq_item *y)
+static inline int higher(int max, const struct rq_item *x,
+                         const struct rq_item *y)
 {
     return max ? before(y->key, y, x->key, x) : before(x->key, x, y->key, y);
 }
@@ -137,7 +138,8 @@ static void sift_up(struct pheap *h, uint32_t i)
 static int heap_push(struct pheap *h, struct rq_item e)
 {
     if (h->len == h->cap) {
-        struct rq_item *a = realloc(h->a, (2 * (size_t)h->cap + 64) * sizeof *a);
+        struct rq_item *a =
+            realloc(h->a, (2 * (size_t)h->cap + 64) * sizeof *a);
         if (!a)
             return SIM_ENOMEM;
         h->a = a;
@@ -444,7 +446,8 @@ static int swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
  * results of preempt_victims, pol_place and start. Returns 0 started, 1
  * passed over, 2 another case (the general path decides), or a negative
  * SIM_E* code. */
-static int swap_start(struct pol_preempt *p, struct sim *s, const struct rq_item *w)
+static int swap_start(struct pol_preempt *p, struct sim *s,
+                      const struct rq_item *w)
 {
     const struct sim_job *wj = sim_job(s, w->job);
     const struct cluster *c = sim_cluster(s);
@@ -496,7 +499,8 @@ static int pass_swaps(struct pol_preempt *p, struct sim *s)
         const struct rq_item *w = rq_top(&p->waiting), *top = rq_top(&g->q);
         if (!top || !before(w->key, w, prio_now(p, g, top, now), top))
             return 0;
-        const struct sim_job *wj = sim_job(s, w->job), *vj = sim_job(s, top->job);
+        const struct sim_job *wj = sim_job(s, w->job);
+        const struct sim_job *vj = sim_job(s, top->job);
         if (wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
             vj->slice || p->slots[top->job].pass == p->pass ||
             sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
@@ -508,7 +512,8 @@ static int pass_swaps(struct pol_preempt *p, struct sim *s)
 
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
  * 1 passed over, or a negative SIM_E* code. */
-static int try_start(struct pol_preempt *p, struct sim *s, const struct rq_item *w)
+static int try_start(struct pol_preempt *p, struct sim *s,
+                     const struct rq_item *w)
 {
     struct sim_placement pl;
     const struct sim_job *wj = sim_job(s, w->job);

@@ -72,7 +72,8 @@ static void heap_down(struct rq *q, uint32_t i)
     do {
         set_at(q, i, q->heap[c]);
         i = c;
-    } while ((c = top_child(q, i)) != NONE && higher(q, &q->heap[c].top, &t.top));
+    } while ((c = top_child(q, i)) != NONE &&
+             higher(q, &q->heap[c].top, &t.top));
     set_at(q, i, t);
 }
 

@@ -602,7 +602,8 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     const struct sim_job *v = &s->jobs[victim], *job = &s->jobs[j];
     int32_t t = v->gpu_type;
     if (s->share || v->spread || v->slice || job->num_gpus != v->num_gpus ||
-        !(job->allowed & (1u << t)) || s->classes[job->job_class].unit_s[t] <= 0)
+        !(job->allowed & (1u << t)) ||
+        s->classes[job->job_class].unit_s[t] <= 0)
         return refuse(s, "job %u cannot take the GPUs of job %u", j, victim);
     struct sim_seg seg = {s->segs[v->seg].node, v->num_gpus};
     struct sim_placement p = {t, 1, &seg, NULL};
