@@ -5,6 +5,7 @@
 #include "runq_internal.h"
 
 #define NONE UINT32_MAX
+#define RUN_KEEP 256 /* items a freed run's array may hold and stay */
 
 static int before(const struct rq_item *a, const struct rq_item *b)
 {
@@ -126,7 +127,7 @@ static int grow_run(struct rq *q, struct rq_where *w, uint32_t run)
         r->hi = n;
         return 0;
     }
-    uint32_t cap = r->cap ? 2 * r->cap : 4;
+    uint32_t cap = r->cap ? 2 * r->cap : 1; /* most runs hold one item */
     struct rq_item *a = realloc(r->a, cap * sizeof *a);
     if (!a)
         return -1;
@@ -229,6 +230,11 @@ static void fix_top(struct rq *q, struct rq_where *w, uint32_t run)
         return;
     }
     heap_remove_at(q, r->at);
+    if (r->cap > RUN_KEEP) { /* a spare run keeps a small array only */
+        free(r->a);
+        r->a = NULL;
+        r->cap = 0;
+    }
     q->spare[q->nspare++] = run;
     if (q->open == run)
         q->open = NONE;
