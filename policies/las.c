@@ -22,7 +22,7 @@
  * run queues, O(1) plus the log of a few runs on a burst; a one-GPU job
  * takes its victim's GPU in one engine call; the engine's event heap drops
  * the finish events of preempted runs, so it holds O(running jobs)): about
- * 1,900 instructions per preemption and restart on a burst, 3,400 before.
+ * 1,560 instructions per preemption and restart on a burst, 3,400 before.
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running
  * job a waiting one has overtaken, and on a burst the preemptions per job
