@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "place_internal.h"
+#include "policies_internal.h"
 
 static int faster(const void *a, const void *b)
 {
@@ -76,6 +77,11 @@ struct pol_placer *pol_placer_for(const struct pol_config *cfg)
         return NULL;
     }
     return pl;
+}
+
+int pol_placer_takes_lone_gpu(const struct pol_placer *pl)
+{
+    return pl->kind != POL_PLACE_RANDOM && !pl->mem_aware && !pl->sharer;
 }
 
 void pol_placer_mem_aware(struct pol_placer *pl, double margin)

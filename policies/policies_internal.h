@@ -25,4 +25,10 @@ extern const struct pol_ops pol_gs_mmf_perf;
 extern const struct pol_ops pol_gs_mtd_perf;
 extern const struct pol_ops pol_gs_ftf_perf;
 
+/* 1 when PL, asked to place a one-GPU job whose class runs on one node of
+ * type T while the only free GPU of the job's types is one of T, always
+ * puts it on that GPU and changes nothing else: every rule but `random`,
+ * without mem-aware placement or sharing (preemptive.c's swaps). */
+int pol_placer_takes_lone_gpu(const struct pol_placer *pl);
+
 #endif

@@ -26,35 +26,36 @@
  * keep pol_prio_fn's contract it cannot be, and if one jumps at a start,
  * SIM_EDECISION beats two jobs preempting each other for ever. Wake-ups:
  * at the earliest `until` or pol_repass_fn time, unless one is due by then.
- * Cost: waiting jobs in a min-heap, running ones in max-heaps per (GPU
- * type, rate), keyed prio - rate * t. A pass costs O(log n) per job started,
+ * Cost: waiting jobs in a min-queue, running ones in max-queues per (GPU
+ * type, rate), keyed prio - rate * t; the queues are runq.c's sorted runs,
+ * so a pass, which takes waiting jobs best first and victims worst first
+ * and files them in those orders, pops and pushes at O(1) plus O(log R)
+ * for R runs (O(log n) at worst). A pass costs that per job started,
  * preempted or passed over and O(groups) per job looked at; the early stop
  * ends it at once on a full cluster, but jobs that can neither start nor
- * preempt (free GPUs or victims of the wrong type) are walked past. */
+ * preempt (free GPUs or victims of the wrong type) are walked past. A
+ * one-GPU job that takes a one-GPU victim's place is started on its GPU in
+ * one engine call (sim_swap), when the placement rule could only choose
+ * that GPU: the same results as a preemption and a start. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
+#include "policies_internal.h"
+#include "runq_internal.h"
 
-struct item {
-    double key;    /* waiting: priority; running: priority - rate * t */
-    double submit; /* ties: the earlier arrival, */
-    uint32_t job;  /* then the lower id */
-};
 
 struct pheap {
-    struct item *a; /* (cap) */
+    struct rq_item *a; /* (cap) */
     uint32_t len, cap;
     int max;       /* 1: the worst on top (running), 0: the best */
-    int untracked; /* 1: p->pos is not this heap's (rekeys) */
 };
 
 /* The running jobs on one GPU type whose priorities move at one rate. */
 struct group {
     int32_t type;
     double rate;
-    struct pheap h;
+    struct rq q;
 };
 
 struct slot {
@@ -71,14 +72,14 @@ struct pol_preempt {
     void *ctx;
     struct pol_placer *placer;
     struct slot *slots; /* (njobs) */
-    int32_t *pos;       /* (njobs) index in its heap; in slots' block */
-    struct pheap waiting;
+    struct rq_where *where; /* (njobs) its place in a queue; slots' block */
+    struct rq waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
     struct pheap rekeys;  /* key = time, submit = the job's stamp then */
     struct pheap skipped; /* passed over in this pass, out of `waiting` */
     struct scratch {      /* (total_gpus) running jobs taken out by */
-        struct item e;    /* victims_on(), in the order taken */
+        struct rq_item e;    /* victims_on(), in the order taken */
         int32_t group, victim;
     } *v;                 /* in p's block, and so is node */
     struct node_room { int32_t freed, touched; } *node; /* (nnodes) */
@@ -89,86 +90,88 @@ struct pol_preempt {
 };
 
 /* Heaps that keep each job's position in its slot. */
-static int before(double ka, const struct item *a, double kb,
-                  const struct item *b)
+static int before(double ka, const struct rq_item *a, double kb,
+                  const struct rq_item *b)
 {
     if (ka != kb)
         return ka < kb;
     return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
 }
 
-/* Whether X belongs above Y in H. */
-static int above(const struct pheap *h, const struct item *x,
-                 const struct item *y)
+/* The heaps are 4-ary (children of i: 4i + 1 to 4i + 4): half the depth
+ * of a binary heap, so a pop moves half as many items. The hot loops keep
+ * the heap's fields in locals: stores into the items could alias them. */
+#define PARENT(i) (((i) - 1) / 4)
+
+/* Whether X belongs above Y in a heap with the worst on top (MAX) or not. */
+static inline int higher(int max, const struct rq_item *x,
+                         const struct rq_item *y)
 {
-    return h->max ? before(y->key, y, x->key, x) : before(x->key, x, y->key, y);
+    return max ? before(y->key, y, x->key, x) : before(x->key, x, y->key, y);
 }
 
-static void put(struct pol_preempt *p, struct pheap *h, uint32_t i,
-                struct item e)
+/* The child of I among the first N items that belongs highest, or
+ * UINT32_MAX for a leaf. */
+static inline uint32_t top_child(const struct rq_item *a, uint32_t n, int max,
+                                 uint32_t i)
 {
-    h->a[i] = e;
-    if (!h->untracked)
-        p->pos[e.job] = (int32_t)i;
+    uint32_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
+    if (c >= n)
+        return UINT32_MAX;
+    for (uint32_t k = c + 1; k < end; k++)
+        if (higher(max, &a[k], &a[c]))
+            c = k;
+    return c;
 }
 
-static void sift_up(struct pol_preempt *p, struct pheap *h, uint32_t i)
+static void sift_up(struct pheap *h, uint32_t i)
 {
-    struct item e = h->a[i];
-    while (i > 0 && above(h, &e, &h->a[(i - 1) / 2])) {
-        put(p, h, i, h->a[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    struct rq_item *a = h->a, e = a[i];
+    int max = h->max;
+    while (i > 0 && higher(max, &e, &a[PARENT(i)])) {
+        a[i] = a[PARENT(i)];
+        i = PARENT(i);
     }
-    put(p, h, i, e);
+    a[i] = e;
 }
 
-static void sift_down(struct pol_preempt *p, struct pheap *h, uint32_t i)
-{
-    struct item e = h->a[i];
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->len)
-            break;
-        if (c + 1 < h->len && above(h, &h->a[c + 1], &h->a[c]))
-            c++;
-        if (!above(h, &h->a[c], &e))
-            break;
-        put(p, h, i, h->a[c]);
-        i = c;
-    }
-    put(p, h, i, e);
-}
-
-static int heap_push(struct pol_preempt *p, struct pheap *h, struct item e)
+static int heap_push(struct pheap *h, struct rq_item e)
 {
     if (h->len == h->cap) {
-        struct item *a = realloc(h->a, (2 * (size_t)h->cap + 64) * sizeof *a);
+        struct rq_item *a =
+            realloc(h->a, (2 * (size_t)h->cap + 64) * sizeof *a);
         if (!a)
             return SIM_ENOMEM;
         h->a = a;
         h->cap = 2 * h->cap + 64;
     }
     h->a[h->len] = e;
-    sift_up(p, h, h->len++);
+    sift_up(h, h->len++);
     return 0;
 }
 
-static struct item heap_remove(struct pol_preempt *p, struct pheap *h,
-                               uint32_t i)
+/* Takes the top of H out (Floyd's bottom-up way: the hole goes down to a
+ * leaf along the children that belong higher, three comparisons a level, and
+ * the last item rises from there; it belongs near the bottom). */
+static struct rq_item heap_pop(struct pheap *h)
 {
-    struct item out = h->a[i], last = h->a[--h->len];
-    if (i < h->len) {
-        put(p, h, i, last);
-        if (i > 0 && above(h, &last, &h->a[(i - 1) / 2]))
-            sift_up(p, h, i);
-        else
-            sift_down(p, h, i);
+    struct rq_item *a = h->a, out = a[0], last = a[--h->len];
+    uint32_t i = 0, n = h->len;
+    int max = h->max;
+    if (n == 0)
+        return out;
+    for (uint32_t c; (c = top_child(a, n, max, i)) != UINT32_MAX; i = c)
+        a[i] = a[c];
+    while (i > 0 && higher(max, &last, &a[PARENT(i)])) {
+        a[i] = a[PARENT(i)];
+        i = PARENT(i);
     }
+    a[i] = last;
     return out;
 }
 
 /* A rekey is stale once its job was filed again or left. */
-static int rekey_stale(const struct pol_preempt *p, const struct item *r)
+static int rekey_stale(const struct pol_preempt *p, const struct rq_item *r)
 {
     const struct slot *sl = &p->slots[r->job];
     return sl->stamp != (uint32_t)r->submit || sl->heap < 0;
@@ -188,7 +191,9 @@ static int32_t group_of(struct pol_preempt *p, int32_t type, double rate)
         p->groups = a;
         p->groups_cap = 2 * p->groups_cap + 8;
     }
-    p->groups[p->ngroups] = (struct group){type, rate, {NULL, 0, 0, 1, 0}};
+    p->groups[p->ngroups].type = type;
+    p->groups[p->ngroups].rate = rate;
+    rq_init(&p->groups[p->ngroups].q, (uint32_t)p->ngroups + 2, 1);
     return p->ngroups++;
 }
 
@@ -198,7 +203,7 @@ static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
     const struct sim_job *j = sim_job(s, job);
     double now = sim_now(s), rate = 0, until = INFINITY;
     double prio = p->prio(p->ctx, s, job, &rate, &until);
-    struct item e = {prio, j->submit_time, job};
+    struct rq_item e = {prio, j->submit_time, job};
     int32_t idx = 0;
     if (j->state == JOB_RUNNING) {
         idx = group_of(p, j->gpu_type, rate) + 1;
@@ -208,26 +213,25 @@ static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
     }
     struct slot *sl = &p->slots[job];
     *sl = (struct slot){prio, now, idx, sl->node, sl->stamp + 1, sl->pass};
-    struct pheap *h = idx ? &p->groups[idx - 1].h : &p->waiting;
-    int rc = heap_push(p, h, e); /* failing, it ends the run */
-    if (rc)
-        return rc;
+    struct rq *q = idx ? &p->groups[idx - 1].q : &p->waiting;
+    if (rq_push(q, p->where, e) != 0) /* failing, it ends the run */
+        return SIM_ENOMEM;
     if (until > now && until < INFINITY)
-        return heap_push(p, &p->rekeys, (struct item){until, sl->stamp, job});
+        return heap_push(&p->rekeys, (struct rq_item){until, sl->stamp, job});
     return 0;
 }
 
-static struct item detach(struct pol_preempt *p, uint32_t job)
+static struct rq_item detach(struct pol_preempt *p, uint32_t job)
 {
     struct slot *sl = &p->slots[job];
-    struct pheap *h = sl->heap ? &p->groups[sl->heap - 1].h : &p->waiting;
+    struct rq *q = sl->heap ? &p->groups[sl->heap - 1].q : &p->waiting;
     sl->heap = -1;
-    return heap_remove(p, h, (uint32_t)p->pos[job]);
+    return rq_remove(q, p->where, job);
 }
 
 /* The priority now of E, running in group G (exact at its start). */
 static double prio_now(const struct pol_preempt *p, const struct group *g,
-                       const struct item *e, double now)
+                       const struct rq_item *e, double now)
 {
     const struct slot *sl = &p->slots[e->job];
     return sl->base + g->rate * (now - sl->since);
@@ -242,10 +246,11 @@ static int32_t worst_group(const struct pol_preempt *p, int32_t type,
     double wk = 0;
     for (int32_t g = 0; g < p->ngroups; g++) {
         const struct group *gr = &p->groups[g];
-        if (gr->h.len == 0 || (type >= 0 && gr->type != type))
+        const struct rq_item *top = rq_top(&gr->q);
+        if (!top || (type >= 0 && gr->type != type))
             continue;
-        double k = prio_now(p, gr, &gr->h.a[0], now);
-        if (worst < 0 || before(wk, &p->groups[worst].h.a[0], k, &gr->h.a[0])) {
+        double k = prio_now(p, gr, top, now);
+        if (worst < 0 || before(wk, rq_top(&p->groups[worst].q), k, top)) {
             worst = g;
             wk = k;
         }
@@ -258,16 +263,16 @@ static int32_t worst_group(const struct pol_preempt *p, int32_t type,
  * once the victims so far are stopped (sim_share_fits_if_freed); at most
  * as many victims as the cluster has GPUs are weighed. */
 static int32_t share_victims_on(struct pol_preempt *p, struct sim *s,
-                                const struct item *wi, int32_t t, int32_t at,
-                                int32_t *taken, struct item *urgent)
+                                const struct rq_item *wi, int32_t t, int32_t at,
+                                int32_t *taken, struct rq_item *urgent)
 {
     int32_t n = 0, g, cap = sim_cluster(s)->total_gpus - at, room = 0;
     double now = sim_now(s), k;
     uint32_t *ids = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *ids);
     while (ids && n < cap && !room && (g = worst_group(p, t, now, &k)) >= 0 &&
-           before(wi->key, wi, k, &p->groups[g].h.a[0])) {
+           before(wi->key, wi, k, rq_top(&p->groups[g].q))) {
         struct scratch *v = &p->v[at + n];
-        *v = (struct scratch){heap_remove(p, &p->groups[g].h, 0), g, 0};
+        *v = (struct scratch){rq_pop(&p->groups[g].q, p->where), g, 0};
         ids[n++] = v->e.job;
         room = sim_share_fits_if_freed(s, wi->job, ids, (size_t)n);
     }
@@ -289,8 +294,8 @@ static int32_t share_victims_on(struct pol_preempt *p, struct sim *s,
  * them and returns how many, 0 when T cannot make room; *urgent receives
  * the most urgent victim, keyed by its priority now. */
 static int32_t victims_on(struct pol_preempt *p, struct sim *s,
-                          const struct item *wi, int32_t t, int32_t at,
-                          int32_t *taken, struct item *urgent)
+                          const struct rq_item *wi, int32_t t, int32_t at,
+                          int32_t *taken, struct rq_item *urgent)
 {
     const struct sim_job *w = sim_job(s, wi->job);
     int32_t need = w->num_gpus, freed = sim_free_gpus(s, t);
@@ -301,9 +306,9 @@ static int32_t victims_on(struct pol_preempt *p, struct sim *s,
         return share_victims_on(p, s, wi, t, at, taken, urgent);
     while (!(spread && freed >= need) && !room &&
            (g = worst_group(p, t, now, &k)) >= 0 &&
-           before(wi->key, wi, k, &p->groups[g].h.a[0])) {
+           before(wi->key, wi, k, rq_top(&p->groups[g].q))) {
         struct scratch *v = &p->v[at + n++];
-        *v = (struct scratch){heap_remove(p, &p->groups[g].h, 0), g, 0};
+        *v = (struct scratch){rq_pop(&p->groups[g].q, p->where), g, 0};
         int32_t gpus = sim_job(s, v->e.job)->num_gpus;
         int32_t node = p->slots[v->e.job].node;
         if (spread) {
@@ -338,17 +343,17 @@ static void put_back(struct pol_preempt *p, int32_t from, int32_t to,
 {
     for (int32_t i = from; i < to; i++)
         if (victims_too || !p->v[i].victim) /* it fits: it was there */
-            (void)heap_push(p, &p->groups[p->v[i].group].h, p->v[i].e);
+            (void)rq_push(&p->groups[p->v[i].group].q, p->where, p->v[i].e);
 }
 
 /* Chooses W's victims (rule 2): they and the jobs taken out with them are
  * left in p->v[0, *taken), the rest put back. Returns how many, or 0. */
 static int32_t choose_victims(struct pol_preempt *p, struct sim *s,
-                              const struct item *wi, int32_t *taken)
+                              const struct rq_item *wi, int32_t *taken)
 {
     const struct sim_job *w = sim_job(s, wi->job);
     const struct cluster *c = sim_cluster(s);
-    struct item best = {0, 0, 0}, urgent;
+    struct rq_item best = {0, 0, 0}, urgent;
     int32_t nbest = 0, n;
     *taken = 0;
     for (int32_t t = 0; t < c->ntypes; t++) {
@@ -401,12 +406,124 @@ static int start(struct pol_preempt *p, struct sim *s, uint32_t job,
     return insert(p, s, job);
 }
 
+/* Whether a GPU of a type job J may use is free. With none, every rule
+ * of pol_place fails and changes nothing (`random` draws only when some
+ * type fits), so it need not be asked. */
+static int any_free(const struct sim *s, const struct sim_job *j)
+{
+    const struct cluster *c = sim_cluster(s);
+    if (sim_share_cluster(s))
+        return 1;
+    for (int32_t t = 0; t < c->ntypes; t++)
+        if ((j->allowed & (1u << t)) && sim_free_gpus(s, t) > 0)
+            return 1;
+    return 0;
+}
+
+/* Waiting job W takes the GPU of the worst running job of group G, in
+ * one engine call (sim_swap); the queues follow as preempt_victims and
+ * start file them. 0 or a negative SIM_E* code. */
+static int swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
+{
+    uint32_t v = rq_pop(&p->groups[g].q, p->where).job;
+    int32_t node = p->slots[v].node;
+    p->slots[v].heap = -1;
+    int rc = sim_swap(s, v, w);
+    if (rc || (rc = insert(p, s, v)) != 0)
+        return rc;
+    detach(p, w);
+    p->slots[w].node = node;
+    p->slots[w].pass = p->pass;
+    return insert(p, s, w);
+}
+
+/* Rule 2 for a one-GPU waiting job W when no GPU of its types is free
+ * (the caller checks): on each type, the worst running job is a victim if
+ * W comes before it, and W takes the type whose victim is least urgent,
+ * as choose_victims decides it. When that victim holds one GPU and the
+ * placement rule would give its GPU to W (pol_placer_takes_lone_gpu), W
+ * takes it over in one engine call (sim_swap), with the decisions and
+ * results of preempt_victims, pol_place and start. Returns 0 started, 1
+ * passed over, 2 another case (the general path decides), or a negative
+ * SIM_E* code. */
+static int swap_start(struct pol_preempt *p, struct sim *s,
+                      const struct rq_item *w)
+{
+    const struct sim_job *wj = sim_job(s, w->job);
+    const struct cluster *c = sim_cluster(s);
+    double now = sim_now(s), k;
+    int32_t best = -1;
+    struct rq_item bi = {0, 0, 0};
+    for (int32_t t = 0; t < c->ntypes; t++) {
+        if (!(wj->allowed & (1u << t)) || c->types[t].gpus < 1)
+            continue;
+        int32_t g = worst_group(p, t, now, &k);
+        const struct rq_item *top = g < 0 ? NULL : rq_top(&p->groups[g].q);
+        if (!top || !before(w->key, w, k, top))
+            continue;
+        struct rq_item u = {k, top->submit, top->job};
+        if (best < 0 || before(bi.key, &bi, u.key, &u)) {
+            best = g;
+            bi = u;
+        }
+    }
+    if (best < 0)
+        return 1;
+    uint32_t v = bi.job;
+    const struct sim_job *vj = sim_job(s, v);
+    if (vj->num_gpus != 1 || vj->slice || p->slots[v].pass == p->pass ||
+        !pol_placer_takes_lone_gpu(p->placer) ||
+        sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
+        return 2;
+    return swap(p, s, best, w->job);
+}
+
+/* The swaps that open a pass on a full cluster of one GPU type, running
+ * jobs in one group, no sharing: while the best waiting job, of one GPU,
+ * comes before the worst running one, of one GPU, it takes that one's GPU
+ * (swap). These are the decisions of the loop of pol_preempt_schedule and
+ * swap_start, without their searches over types and groups; at the first
+ * case they must decide, it returns 0 and they go on from there. Or a
+ * negative SIM_E* code. */
+static int pass_swaps(struct pol_preempt *p, struct sim *s)
+{
+    const struct cluster *c = sim_cluster(s);
+    if (c->ntypes != 1 || p->ngroups != 1 || sim_share_cluster(s) ||
+        !pol_placer_takes_lone_gpu(p->placer))
+        return 0;
+    const struct group *g = &p->groups[0];
+    double now = sim_now(s);
+    int rc = 0;
+    while (rc == 0 && p->busy == c->total_gpus && p->waiting.len > 0 &&
+           sim_free_gpus(s, 0) == 0) {
+        const struct rq_item *w = rq_top(&p->waiting), *top = rq_top(&g->q);
+        if (!top || !before(w->key, w, prio_now(p, g, top, now), top))
+            return 0;
+        const struct sim_job *wj = sim_job(s, w->job);
+        const struct sim_job *vj = sim_job(s, top->job);
+        if (wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
+            vj->slice || p->slots[top->job].pass == p->pass ||
+            sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
+            return 0;
+        rc = swap(p, s, 0, w->job);
+    }
+    return rc;
+}
+
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
  * 1 passed over, or a negative SIM_E* code. */
-static int try_start(struct pol_preempt *p, struct sim *s, const struct item *w)
+static int try_start(struct pol_preempt *p, struct sim *s,
+                     const struct rq_item *w)
 {
     struct sim_placement pl;
-    int rc = pol_place(p->placer, s, w->job, &pl);
+    const struct sim_job *wj = sim_job(s, w->job);
+    int rc = 1;
+    if (any_free(s, wj))
+        rc = pol_place(p->placer, s, w->job, &pl);
+    else if (wj->num_gpus == 1 && (rc = swap_start(p, s, w)) != 2)
+        return rc;
+    else
+        rc = 1;
     if (rc != 1)
         return rc == 0 ? start(p, s, w->job, &pl) : rc;
     int32_t n;
@@ -424,7 +541,7 @@ static int ask_wake(struct pol_preempt *p, struct sim *s)
 {
     double now = sim_now(s), t = p->repass ? p->repass(p->ctx, s) : INFINITY;
     while (p->rekeys.len > 0 && rekey_stale(p, &p->rekeys.a[0]))
-        heap_remove(p, &p->rekeys, 0);
+        heap_pop(&p->rekeys);
     if (p->rekeys.len > 0 && p->rekeys.a[0].key < t)
         t = p->rekeys.a[0].key;
     if (!(t > now && t < INFINITY) ||
@@ -442,26 +559,28 @@ int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
     double now = sim_now(s), k;
     int rc = 0;
     while (rc == 0 && p->rekeys.len > 0 && p->rekeys.a[0].key <= now) {
-        struct item r = heap_remove(p, &p->rekeys, 0); /* `until` has come */
+        struct rq_item r = heap_pop(&p->rekeys); /* `until` has come */
         if (!rekey_stale(p, &r)) {
             detach(p, r.job);
             rc = insert(p, s, r.job);
         }
     }
     while (rc == 0 && p->waiting.len > 0) {
-        struct item w = p->waiting.a[0];
+        if ((rc = pass_swaps(p, s)) != 0 || p->waiting.len == 0)
+            break;
+        struct rq_item w = *rq_top(&p->waiting);
         int32_t g = worst_group(p, -1, now, &k);
-        if ((g < 0 || !before(w.key, &w, k, &p->groups[g].h.a[0])) &&
+        if ((g < 0 || !before(w.key, &w, k, rq_top(&p->groups[g].q))) &&
             p->busy == sim_cluster(s)->total_gpus && !sim_share_cluster(s))
             break;
         rc = try_start(p, s, &w);
         if (rc == 1)
-            rc = heap_push(p, &p->skipped, detach(p, w.job));
+            rc = heap_push(&p->skipped, detach(p, w.job));
     }
     while (p->skipped.len > 0) { /* back to the queue */
-        struct item e = heap_remove(p, &p->skipped, p->skipped.len - 1);
+        struct rq_item e = p->skipped.a[--p->skipped.len];
         p->slots[e.job].heap = 0;
-        if (heap_push(p, &p->waiting, e))
+        if (rq_push(&p->waiting, p->where, e))
             return SIM_ENOMEM;
     }
     return rc ? rc : ask_wake(p, s);
@@ -478,7 +597,8 @@ int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
     if (!p)
         return SIM_ENOMEM;
     *p = (struct pol_preempt){.prio = prio, .repass = repass, .ctx = ctx,
-                              .rekeys.untracked = 1, .wake_pending = -1};
+                              .wake_pending = -1};
+    rq_init(&p->waiting, 1, 0);
     p->v = (struct scratch *)(p + 1);
     p->node = (struct node_room *)(p->v + gpus);
     p->placer = pol_placer_for(cfg);
@@ -496,9 +616,9 @@ void pol_preempt_destroy(struct pol_preempt *p)
         return;
     pol_placer_destroy(p->placer);
     for (int32_t g = 0; g < p->ngroups; g++)
-        free(p->groups[g].h.a);
+        rq_free(&p->groups[g].q);
     free(p->groups);
-    free(p->waiting.a);
+    rq_free(&p->waiting);
     free(p->rekeys.a);
     free(p->skipped.a);
     free(p->slots);
@@ -509,13 +629,14 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
 {
     if (!p->slots) {
         size_t n = sim_njobs(s), bytes = n * sizeof *p->slots;
-        p->slots = malloc(bytes + n * sizeof *p->pos);
+        p->slots = malloc(bytes + n * sizeof *p->where);
         if (!p->slots) {
             p->oom = 1;
             return;
         }
         memset(p->slots, 0xff, bytes); /* heap, node: -1 */
-        p->pos = (int32_t *)(p->slots + n);
+        p->where = (struct rq_where *)(p->slots + n);
+        memset(p->where, 0, n * sizeof *p->where); /* in no queue */
     }
     if (insert(p, s, job) != 0)
         p->oom = 1;

@@ -435,6 +435,9 @@ static int check_placement(struct sim *s, uint32_t j,
     return 0;
 }
 
+static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
+                     double slice, unsigned flags);
+
 /* Starts waiting job J on P: a whole run (SLICE < 0) or a slice of SLICE
  * units of work with FLAGS (sim_start_slice). */
 static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
@@ -461,8 +464,16 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
                       spread ? "spread over nodes" : "on one node",
                       s->cluster->types[p->gpu_type].name);
     rc = sim_take_gpus(s, j, p);
-    if (rc)
-        return rc;
+    return rc ? rc : begin_run(s, j, p, slice, flags);
+}
+
+/* The start of a run whose GPUs J holds already (start_run, sim_swap). */
+static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
+                     double slice, unsigned flags)
+{
+    struct sim_job *job = &s->jobs[j];
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
+    int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
     queue_remove(s, j);
     job_set_state(s, j, JOB_RUNNING);
     job->gpu_type = p->gpu_type;
@@ -490,7 +501,8 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
                                        ? w / rate
                                        : w * job->unit_s);
     }
-    job->doomed = (uint8_t)sim_mem_overflows(s, j, p->gpu_type);
+    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && /* else it never is */
+                            sim_mem_overflows(s, j, p->gpu_type));
     if (job->doomed) { /* it will never finish here (memory.c) */
         run = s->oom_detect_s;
         kind = SIM_EV_OOM;
@@ -518,10 +530,27 @@ int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
     return start_run(s, j, p, work, flags);
 }
 
-int sim_preempt(struct sim *s, uint32_t j)
+/* Hands the GPUs of job J over to the job sim_swap starts on them: the
+ * run's end is reported and the fragmentation integral brought up to now,
+ * as release_gpus and sim_take_gpus would, but the free GPUs, the counts
+ * and the free-GPU map stay as they are. */
+static void hand_over_gpus(struct sim *s, uint32_t j)
 {
-    if (j >= s->njobs || s->jobs[j].state != JOB_RUNNING)
-        return refuse(s, "job %u is not running, so it cannot be preempted", j);
+    struct sim_job *job = &s->jobs[j];
+    for (int32_t i = job->seg; i >= 0; i = s->segs[i].next) {
+        const struct sim_seg_slot *slot = &s->segs[i];
+        if (s->ran_fn)
+            s->ran_fn(s->ran_ctx, j, slot->node, slot->gpus, job->last_start,
+                      s->now);
+        if (s->frag) /* its integral up to now; the sum is unchanged */
+            sim_frag_update(s, slot->node, s->node_free[slot->node],
+                            s->node_free[slot->node]);
+    }
+}
+
+/* sim_preempt; with KEEP, its GPUs stay taken (hand_over_gpus). */
+static void stop_run(struct sim *s, uint32_t j, int keep)
+{
     struct sim_job *job = &s->jobs[j];
     double elapsed = s->now - job->last_start;
     double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
@@ -532,7 +561,10 @@ int sim_preempt(struct sim *s, uint32_t j)
         s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
     }
     job->slice = 0;
-    release_gpus(s, j);
+    if (keep)
+        hand_over_gpus(s, j);
+    else
+        release_gpus(s, j);
     job->run_s += elapsed;
     job->epoch++; /* its finish event is now stale */
     job->preemptions++;
@@ -549,5 +581,36 @@ int sim_preempt(struct sim *s, uint32_t j)
     s->preemptions++;
     job_set_state(s, j, JOB_PREEMPTED);
     queue_push(s, j);
+}
+
+int sim_preempt(struct sim *s, uint32_t j)
+{
+    if (j >= s->njobs || s->jobs[j].state != JOB_RUNNING)
+        return refuse(s, "job %u is not running, so it cannot be preempted", j);
+    stop_run(s, j, 0);
     return 0;
+}
+
+int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
+{
+    if (victim >= s->njobs || s->jobs[victim].state != JOB_RUNNING)
+        return refuse(s, "job %u is not running, so it cannot be preempted",
+                      victim);
+    if (j >= s->njobs ||
+        (s->jobs[j].state != JOB_QUEUED && s->jobs[j].state != JOB_PREEMPTED))
+        return refuse(s, "job %u is not waiting", j);
+    const struct sim_job *v = &s->jobs[victim], *job = &s->jobs[j];
+    int32_t t = v->gpu_type;
+    if (s->share || v->spread || v->slice || job->num_gpus != v->num_gpus ||
+        !(job->allowed & (1u << t)) ||
+        s->classes[job->job_class].unit_s[t] <= 0)
+        return refuse(s, "job %u cannot take the GPUs of job %u", j, victim);
+    struct sim_seg seg = {s->segs[v->seg].node, v->num_gpus};
+    struct sim_placement p = {t, 1, &seg, NULL};
+    stop_run(s, victim, 1);
+    s->jobs[j].seg = s->jobs[victim].seg;
+    s->jobs[victim].seg = -1;
+    s->busy_by_type[t] -= seg.gpus; /* begin_run counts them again */
+    s->busy -= seg.gpus;
+    return begin_run(s, j, &p, -1, 0);
 }

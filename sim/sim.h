@@ -340,6 +340,15 @@ const char *sim_job_failure_text(const struct sim *s, uint32_t job);
  * resumes. Returns 0, or SIM_EDECISION when JOB is not running. */
 int sim_preempt(struct sim *s, uint32_t job);
 
+/* sim_preempt(VICTIM), then sim_start(JOB) on the GPUs VICTIM held, in one
+ * step: the same results (the run's end reported, the same finish event),
+ * without giving the GPUs back and taking them again. For a policy that
+ * knows its placement would be those GPUs (preemptive.c). VICTIM must run
+ * on one node, not a slice; JOB must wait, need as many GPUs, be allowed on
+ * that type and its class run on one node of it; not with GPU sharing.
+ * Returns 0, or SIM_EDECISION (nothing changed) when any of that fails. */
+int sim_swap(struct sim *s, uint32_t victim, uint32_t job);
+
 /* Asks for a scheduling pass at TIME (>= now), e.g. when a running job's
  * priority will cross a threshold. 0, SIM_EINVAL or SIM_ENOMEM. */
 int sim_wake_at(struct sim *s, double time);

@@ -545,6 +545,76 @@ Test(preemption, keeps_work_done_and_charges_the_restart_overhead)
     cluster_destroy(c);
 }
 
+/* preempt_zero_schedule with sim_swap: the waiting head takes job 0's GPU. */
+static int swap_zero_schedule(void *state, struct sim *s)
+{
+    int32_t head = sim_queue_head(s);
+    if (head >= 0 && head != 0 && sim_job(s, 0)->state == JOB_RUNNING) {
+        int rc = sim_swap(s, 0, (uint32_t)head);
+        if (rc)
+            return rc;
+    }
+    return ts_first_node_schedule(state, s);
+}
+
+/* The schedule of the test above, each preemption and restart made in one
+ * sim_swap: the same figures, worked out there by hand. */
+Test(preemption, swap_is_a_preemption_and_a_start_on_the_same_gpus)
+{
+    struct cluster *c = parse(
+        "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}");
+    struct sim *s = sim_create(c, 1);
+    sim_set_restart_overhead(s, 5);
+    add(s, 0, 100, 1, 0);
+    add(s, 40, 10, 1, 0);
+    add(s, 52, 1, 1, 0);
+    struct sim_policy p = {"swap-zero", NULL, NULL, NULL, swap_zero_schedule};
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &p, NULL, &err), 0, "%s", err.text);
+    const struct sim_job *j0 = sim_job(s, 0);
+    cr_assert_float_eq(j0->finish_time, 118, 1e-9);
+    cr_assert_eq(j0->preemptions, 2);
+    cr_assert_float_eq(j0->run_s, 107, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->start_time, 40, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->finish_time, 50, 1e-9);
+    cr_assert_float_eq(sim_job(s, 2)->finish_time, 53, 1e-9);
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_assert_eq(m.preemptions_total, 2);
+    cr_assert_float_eq(m.overhead_gpu_s, 7, 1e-9);
+    cr_assert_float_eq(m.avg_wait_s, (11.0 + 0 + 0) / 3, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
+static int swap_refused;
+static int swap_two_for_one(void *state, struct sim *s)
+{
+    if (sim_now(s) == 10 && sim_job(s, 0)->state == JOB_RUNNING) {
+        int rc = sim_swap(s, 0, 1); /* job 1 needs 2 GPUs, job 0 holds 1 */
+        swap_refused = rc == SIM_EDECISION &&
+                       sim_job(s, 0)->state == JOB_RUNNING &&
+                       sim_job(s, 1)->state == JOB_QUEUED;
+        return rc;
+    }
+    return ts_first_node_schedule(state, s);
+}
+
+Test(preemption, swap_refuses_a_job_that_needs_other_gpus)
+{
+    struct cluster *c = parse(two_nodes_each);
+    struct sim *s = sim_create(c, 1);
+    add(s, 0, 50, 1, 2u);
+    add(s, 10, 10, 2, 2u);
+    struct sim_policy p = {"two-for-one", NULL, NULL, NULL, swap_two_for_one};
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &p, NULL, &err), SIM_EDECISION);
+    cr_assert(swap_refused);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
 static double seen_work_left, seen_attained;
 static int observe_then_preempt(void *state, struct sim *s)
 {

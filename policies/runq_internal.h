@@ -1,0 +1,73 @@
+/* runq_internal.h -- the priority queues of preemptive.c (runq.c), shared
+ * with its test only.
+ *
+ * A queue of items in a strict total order (key, then submit, then job; the
+ * top is the least, or with `max` the greatest), each job at most once,
+ * kept as sorted runs: an item pushed just above the top of the run pushed
+ * to last (or just below its bottom, for a run that grows downwards) joins
+ * that run at O(1); any other starts a run of its own. A binary heap orders
+ * the runs by their tops. So a pop costs O(1) plus O(log R) for R runs: on
+ * patterns where items come in order (a scheduling pass preempts its
+ * victims worst first and starts its jobs best first) R stays small, and at
+ * worst every run holds one item and the queue is a binary heap. A job
+ * taken out from inside a run leaves a dead entry, skipped when it comes to
+ * an end of its run. */
+#ifndef HETSIM_RUNQ_INTERNAL_H
+#define HETSIM_RUNQ_INTERNAL_H
+
+#include <stdint.h>
+
+struct rq_item {
+    double key;
+    double submit; /* ties: the earlier submit, */
+    uint32_t job;  /* then the lower id */
+};
+
+/* Where a job's item is: its queue's id, run and index there. One array
+ * for all the queues a job can be in (indexed by job id, the caller's). */
+struct rq_where {
+    uint32_t queue, run, idx;
+};
+
+struct rq_run {
+    struct rq_item *a; /* (cap); a[lo, hi) sorted, the top at one end */
+    uint32_t lo, hi, cap, live;
+    uint32_t at; /* its index in the heap of runs */
+    int8_t dir;  /* 1: top at hi - 1 (grows upwards), -1: top at lo,
+                    0: one item so far */
+};
+
+/* A run in the heap of runs, with a copy of its top item. */
+struct rq_top {
+    struct rq_item top;
+    uint32_t run;
+};
+
+struct rq {
+    uint32_t id;         /* nonzero, distinct per queue sharing a where array */
+    int max;             /* 1: the greatest on top */
+    struct rq_run *runs; /* (runs_cap); freed ones keep their arrays */
+    struct rq_top *heap; /* (runs_cap) the runs, by their tops */
+    uint32_t *spare;     /* (runs_cap) ids of free runs */
+    uint32_t nruns, nspare, runs_cap, hlen;
+    uint32_t open; /* the run pushed to last, or UINT32_MAX */
+    uint32_t len;  /* items in the queue */
+};
+
+/* An empty queue with id ID (>= 1) and order MAX. */
+void rq_init(struct rq *q, uint32_t id, int max);
+void rq_free(struct rq *q);
+
+/* Adds E (its job in no queue of W). 0 or -1 when out of memory. */
+int rq_push(struct rq *q, struct rq_where *w, struct rq_item e);
+
+/* The top item, or NULL when the queue is empty. */
+const struct rq_item *rq_top(const struct rq *q);
+
+/* Takes the top item out (the queue is not empty). */
+struct rq_item rq_pop(struct rq *q, struct rq_where *w);
+
+/* Takes JOB's item out (JOB is in Q). */
+struct rq_item rq_remove(struct rq *q, struct rq_where *w, uint32_t job);
+
+#endif

@@ -1,0 +1,157 @@
+/* test_runq.c -- the run queues of preemptive.c (policies/runq.c): orders
+ * worked out by hand, the runs they make, and random operations against a
+ * linear scan. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+
+#include "runq_internal.h"
+
+#define NJOBS 64
+
+static struct rq_item it(double key, double submit, uint32_t job)
+{
+    return (struct rq_item){key, submit, job};
+}
+
+static uint32_t pop_job(struct rq *q, struct rq_where *w)
+{
+    return rq_pop(q, w).job;
+}
+
+Test(runq, min_queue_pops_by_key_then_submit_then_job)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 1, 0);
+    /* (5, 0, 0) (1, 2, 1) (1, 1, 2) (1, 1, 3) (3, 0, 4): by key, then
+     * submit, then id: 2, 3, 1, 4, 0. */
+    cr_assert_eq(rq_push(&q, w, it(5, 0, 0)), 0);
+    cr_assert_eq(rq_push(&q, w, it(1, 2, 1)), 0);
+    cr_assert_eq(rq_push(&q, w, it(1, 1, 2)), 0);
+    cr_assert_eq(rq_push(&q, w, it(1, 1, 3)), 0);
+    cr_assert_eq(rq_push(&q, w, it(3, 0, 4)), 0);
+    cr_assert_eq(q.len, 5);
+    cr_assert_eq(rq_top(&q)->job, 2);
+    uint32_t want[] = {2, 3, 1, 4, 0};
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    cr_assert_null(rq_top(&q));
+    rq_free(&q);
+}
+
+Test(runq, max_queue_puts_the_greatest_on_top)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 2, 1);
+    cr_assert_eq(rq_push(&q, w, it(2, 0, 0)), 0);
+    cr_assert_eq(rq_push(&q, w, it(7, 0, 1)), 0);
+    cr_assert_eq(rq_push(&q, w, it(7, 0, 2)), 0); /* ties: the later id */
+    cr_assert_eq(rq_push(&q, w, it(4, 0, 3)), 0);
+    uint32_t want[] = {2, 1, 3, 0};
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    rq_free(&q);
+}
+
+Test(runq, items_pushed_in_order_make_one_run)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 1, 0);
+    /* Each a better one than the last (a pass's victims, worst first):
+     * one run growing upwards. */
+    for (uint32_t j = 0; j < 10; j++)
+        cr_assert_eq(rq_push(&q, w, it(100 - (double)j, 0, j)), 0);
+    cr_assert_eq(q.hlen, 1);
+    /* Then each worse than the last (arrivals in submit order): a second
+     * run, growing downwards. */
+    for (uint32_t j = 10; j < 20; j++)
+        cr_assert_eq(rq_push(&q, w, it(200, (double)j, j)), 0);
+    cr_assert_eq(q.hlen, 2);
+    for (uint32_t j = 10; j-- > 0;)
+        cr_assert_eq(pop_job(&q, w), j);
+    for (uint32_t j = 10; j < 20; j++)
+        cr_assert_eq(pop_job(&q, w), j);
+    cr_assert_eq(q.hlen, 0);
+    rq_free(&q);
+}
+
+Test(runq, a_job_taken_from_inside_a_run_is_skipped)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 1, 0);
+    for (uint32_t j = 0; j < 5; j++) /* one run: top 4, then 3, 2, 1, 0 */
+        cr_assert_eq(rq_push(&q, w, it(10 - (double)j, 0, j)), 0);
+    cr_assert_eq(rq_remove(&q, w, 2).job, 2);
+    cr_assert_eq(rq_remove(&q, w, 4).job, 4); /* the top */
+    cr_assert_eq(q.len, 3);
+    cr_assert_eq(rq_top(&q)->job, 3);
+    /* Job 2 comes back, with a key above all (a new run): the dead entry
+     * of its old place must not count. */
+    cr_assert_eq(rq_push(&q, w, it(50, 0, 2)), 0);
+    uint32_t want[] = {3, 1, 0, 2};
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    cr_assert_null(rq_top(&q));
+    rq_free(&q);
+}
+
+/* The least (or greatest) of the jobs marked in, by a linear scan. */
+static int naive_top(const struct rq_item *item, const int *in, int max)
+{
+    int best = -1;
+    for (int j = 0; j < NJOBS; j++) {
+        if (!in[j])
+            continue;
+        const struct rq_item *a = &item[j], *b = best < 0 ? NULL : &item[best];
+        int lt = !b || (a->key != b->key         ? a->key < b->key
+                        : a->submit != b->submit ? a->submit < b->submit
+                                                 : a->job < b->job);
+        int gt = b && !lt;
+        if (!b || (max ? gt : lt))
+            best = j;
+    }
+    return best;
+}
+
+Test(runq, random_operations_agree_with_a_linear_scan)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 19);
+    for (int max = 0; max <= 1; max++) {
+        struct rq q;
+        struct rq_where w[NJOBS] = {{0}};
+        struct rq_item item[NJOBS];
+        int in[NJOBS] = {0}, n = 0;
+        rq_init(&q, 3, max);
+        double base = 0;
+        for (int step = 0; step < 20000; step++) {
+            uint32_t j = (uint32_t)gsl_rng_uniform_int(r, NJOBS);
+            unsigned op = (unsigned)gsl_rng_uniform_int(r, 4);
+            if (!in[j] && op < 2) {
+                /* keys drift with runs in both directions and ties */
+                base += (double)gsl_rng_uniform_int(r, 3) - 1;
+                item[j] = it(base + (double)gsl_rng_uniform_int(r, 4),
+                             (double)gsl_rng_uniform_int(r, 3), j);
+                cr_assert_eq(rq_push(&q, w, item[j]), 0);
+                in[j] = 1;
+                n++;
+            } else if (in[j] && op == 2) {
+                cr_assert_eq(rq_remove(&q, w, j).job, j);
+                in[j] = 0;
+                n--;
+            } else if (n > 0 && op == 3) {
+                int t = naive_top(item, in, max);
+                cr_assert_eq(rq_top(&q)->job, (uint32_t)t, "step %d", step);
+                cr_assert_eq(pop_job(&q, w), (uint32_t)t);
+                in[t] = 0;
+                n--;
+            }
+            cr_assert_eq(q.len, (uint32_t)n);
+        }
+        rq_free(&q);
+    }
+    gsl_rng_free(r);
+}
