@@ -32,17 +32,18 @@ struct sim_frag {
      * order, so the same double. */
     int deferred;
     int32_t cells;
-    struct frag_rec *log; /* (FRAG_LOG) */
+    uint32_t *log; /* (FRAG_LOG) words: see log_update */
     size_t nlog;
     FILE *spill;
-    double first_t;
+    double first_t, log_t;
 };
 
-struct frag_rec {
-    double now;
-    int32_t from, to; /* cells: off[t] + free GPUs */
-};
-#define FRAG_LOG ((size_t)1 << 16)
+/* The log: a word per update, cell FROM in bits 0-14, TO in 15-29, and
+ * bit 31 set when the update's time (two more words: a double's bits, low
+ * half first) differs from the previous one's. */
+#define FRAG_LOG ((size_t)1 << 18)
+#define FRAG_TIME (1u << 31)
+#define FRAG_MAX_CELLS (1 << 15)
 
 /* N x F(t, .) from the jobs: f x (N - jobs allowed on t with k <= f). */
 static void fill_type(struct sim *s, int32_t t, int64_t *row, int32_t maxf)
@@ -80,7 +81,10 @@ int sim_frag_init(struct sim *s)
     if (s->stream) {
         memset(fr->table, 0, (size_t)cells * sizeof *fr->table);
         fr->deferred = 1;
+        fr->log_t = NAN;
         s->frag = fr;
+        if (cells > FRAG_MAX_CELLS)
+            return SIM_EINVAL;
         if (!(fr->log = malloc(FRAG_LOG * sizeof *fr->log)))
             return SIM_ENOMEM; /* freed by sim_frag_free */
         return 0;
@@ -94,21 +98,39 @@ int sim_frag_init(struct sim *s)
     return 0;
 }
 
+static void log_word(struct sim *s, struct sim_frag *fr, uint32_t w)
+{
+    if (fr->nlog == FRAG_LOG) {
+        if ((!fr->spill && !(fr->spill = tmpfile())) ||
+            fwrite(fr->log, sizeof *fr->log, FRAG_LOG, fr->spill) != FRAG_LOG)
+            s->oom = 1; /* the run stops: out of memory (or of disk) */
+        fr->nlog = 0;
+    }
+    fr->log[fr->nlog++] = w;
+}
+
+static void log_update(struct sim *s, struct sim_frag *fr, uint32_t from,
+                       uint32_t to)
+{
+    int new_t = !(s->now == fr->log_t);
+    log_word(s, fr, from | to << 15 | (new_t ? FRAG_TIME : 0));
+    if (new_t) {
+        uint64_t b;
+        memcpy(&b, &s->now, sizeof b);
+        log_word(s, fr, (uint32_t)b);
+        log_word(s, fr, (uint32_t)(b >> 32));
+        fr->log_t = s->now;
+    }
+}
+
 void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
                      int32_t new_free)
 {
     struct sim_frag *fr = s->frag;
     int32_t off = fr->off[s->cluster->nodes[node].gpu_type];
     if (fr->deferred) {
-        if (fr->nlog == FRAG_LOG &&
-            ((!fr->spill && !(fr->spill = tmpfile())) ||
-             fwrite(fr->log, sizeof *fr->log, FRAG_LOG, fr->spill) !=
-                 FRAG_LOG))
-            s->oom = 1; /* the run stops: out of memory (or of disk) */
-        if (fr->nlog == FRAG_LOG)
-            fr->nlog = 0;
-        fr->log[fr->nlog++] =
-            (struct frag_rec){s->now, off + old_free, off + new_free};
+        log_update(s, fr, (uint32_t)(off + old_free),
+                   (uint32_t)(off + new_free));
         return;
     }
     const int64_t *row = fr->table + off;
@@ -129,29 +151,50 @@ void sim_frag_count_job(struct sim *s, uint32_t j)
             fr->table[fr->off[t] + job->num_gpus]++; /* counts, as fill_type */
 }
 
-/* Replays N records of LOG into *AREA with the N x F table ROW. */
-static void replay(const struct frag_rec *log, size_t n, const int64_t *row,
-                   int64_t *sum, double *area, double *last_t)
+/* The log's words: the spilled blocks, then the block in memory. */
+struct words {
+    FILE *f;
+    uint32_t *buf; /* (FRAG_LOG) */
+    const uint32_t *p, *end, *tail;
+    size_t ntail;
+};
+
+static int get_word(struct words *w, uint32_t *out)
 {
-    for (size_t i = 0; i < n; i++) {
-        *area += (double)*sum * (log[i].now - *last_t);
-        *last_t = log[i].now;
-        *sum += row[log[i].to] - row[log[i].from];
+    while (w->p == w->end) {
+        size_t got = w->f ? fread(w->buf, sizeof *w->buf, FRAG_LOG, w->f) : 0;
+        if (got) {
+            w->p = w->buf;
+            w->end = w->buf + got;
+            continue;
+        }
+        w->f = NULL;
+        if (!w->tail)
+            return 0;
+        w->p = w->tail;
+        w->end = w->tail + w->ntail;
+        w->tail = NULL;
     }
+    *out = *w->p++;
+    return 1;
 }
 
-/* A streaming run's area: the table from the counts, then the log. */
+/* A streaming run's area: the table from the counts, then the log
+ * replayed with sim_frag_update's operations in its order. */
 static double deferred_area(const struct sim *s)
 {
     const struct sim_frag *fr = s->frag;
     const struct cluster *c = s->cluster;
     int64_t *row = malloc((size_t)fr->cells * sizeof *row);
-    struct frag_rec *buf = malloc(FRAG_LOG * sizeof *buf);
-    double area = 0, last_t = fr->first_t;
+    struct words w = {fr->spill, malloc(FRAG_LOG * sizeof(uint32_t)),
+                      NULL,      NULL,
+                      fr->log,   fr->nlog};
+    double area = 0, last_t = fr->first_t, now = fr->first_t;
     int64_t sum = 0;
-    if (!row || !buf) {
+    uint32_t x, lo, hi;
+    if (!row || !w.buf || (fr->spill && fseek(fr->spill, 0, SEEK_SET))) {
         free(row);
-        free(buf);
+        free(w.buf);
         return NAN;
     }
     for (int32_t t = 0; t < c->ntypes; t++) { /* as fill_type */
@@ -163,17 +206,21 @@ static double deferred_area(const struct sim *s)
     }
     for (int32_t i = 0; i < c->nnodes; i++)
         sum += row[fr->off[c->nodes[i].gpu_type] + c->nodes[i].gpus];
-    if (fr->spill) {
-        size_t got;
-        rewind(fr->spill);
-        while ((got = fread(buf, sizeof *buf, FRAG_LOG, fr->spill)) > 0)
-            replay(buf, got, row, &sum, &area, &last_t);
-        if (ferror(fr->spill))
-            area = NAN;
+    while (get_word(&w, &x)) {
+        if (x & FRAG_TIME) {
+            if (!get_word(&w, &lo) || !get_word(&w, &hi))
+                break;
+            uint64_t b = lo | (uint64_t)hi << 32;
+            memcpy(&now, &b, sizeof now);
+        }
+        area += (double)sum * (now - last_t);
+        last_t = now;
+        sum += row[x >> 15 & 0x7fff] - row[x & 0x7fff];
     }
-    replay(fr->log, fr->nlog, row, &sum, &area, &last_t);
+    if (fr->spill && ferror(fr->spill))
+        area = NAN;
     free(row);
-    free(buf);
+    free(w.buf);
     return area;
 }
 
