@@ -168,6 +168,9 @@ int sim_stream_end(struct sim *s, struct sim_error *err);
 /* Whether job J has been retired (its chunk may be gone). */
 int sim_stream_retired(const struct sim *s, uint32_t j);
 void sim_stream_free(struct sim *s);
+/* A chunk freed by retirement, kept for reuse (its pages stay mapped),
+ * or NULL. */
+struct sim_job *sim_stream_spare(struct sim *s);
 /* The fold of the retired jobs, or NULL when not streaming. */
 struct sim_fold *sim_stream_fold(const struct sim *s);
 /* run_frag.c, streaming: counts job J into the workload of the

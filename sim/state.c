@@ -191,6 +191,8 @@ int sim_store_job(struct sim *s, const struct sim_job *job)
         s->chunks = chunks;
         s->chunks_cap = cap;
     }
+    if (!s->chunks[c] && s->stream) /* a retired chunk, pages kept */
+        s->chunks[c] = sim_stream_spare(s);
     if (!s->chunks[c] &&
         !(s->chunks[c] = malloc(SIM_CHUNK * sizeof *s->chunks[c])))
         return SIM_ENOMEM;

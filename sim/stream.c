@@ -16,9 +16,10 @@ struct sim_stream {
     int done; /* the source said end */
     int rc;   /* its error, or SIM_EINVAL for a time going back */
     double last_submit;
-    size_t retired;    /* jobs [0, retired) are retired */
-    size_t freed;      /* chunks [0, freed) are freed */
-    size_t live, peak; /* chunks held now, and at most */
+    size_t retired;        /* jobs [0, retired) are retired */
+    size_t freed;          /* chunks [0, freed) are freed */
+    size_t live, peak;     /* chunks held now, and at most */
+    struct sim_job *spare; /* a retired chunk kept for the next one */
     struct sim_fold fold;
 };
 
@@ -43,6 +44,7 @@ void sim_stream_free(struct sim *s)
     if (!s->stream)
         return;
     sim_fold_free(&s->stream->fold);
+    free(s->stream->spare);
     free(s->stream);
     s->stream = NULL;
 }
@@ -91,7 +93,8 @@ void sim_stream_retire(struct sim *s)
             st->src.retire(st->src.ctx, s, j);
         st->retired++;
         if (st->retired % SIM_CHUNK == 0) { /* the chunk is all retired */
-            free(s->chunks[st->freed]);
+            free(st->spare);
+            st->spare = s->chunks[st->freed];
             s->chunks[st->freed++] = NULL;
             st->live--;
         }
@@ -120,6 +123,13 @@ int sim_stream_end(struct sim *s, struct sim_error *err)
                             "previous one's, or not valid"
                           : sim_strerror(st->rc));
     return st->rc;
+}
+
+struct sim_job *sim_stream_spare(struct sim *s)
+{
+    struct sim_job *c = s->stream->spare;
+    s->stream->spare = NULL;
+    return c;
 }
 
 struct sim_fold *sim_stream_fold(const struct sim *s)
