@@ -327,8 +327,8 @@ struct cJSON *cli_summary_json(const struct run_config *cfg,
                                const struct trace *t, const struct workload *w,
                                const struct sim_summary *m);
 struct cJSON *cli_perf_json(const struct run_perf *p, const struct sim *s);
-void cli_print_run_table(const struct run_config *cfg,
-                         const struct workload *w, const struct sim_summary *m);
+void cli_print_run_table(const struct run_config *cfg, const struct workload *w,
+                         const struct sim_summary *m);
 
 /* The streaming run of `hetsim run` (stream_run.c, docs/streaming.md):
  * when CFG, OPS and C allow it and the trace is a native CSV sorted by
@@ -342,8 +342,8 @@ int cli_run_streaming(const struct run_config *cfg, const struct pol_ops *ops,
                       struct trace **t);
 /* Prints the warnings of a trace just read from PATH (unknown columns,
  * skipped rows: SKIPPED the first) (util.c). */
-void cli_trace_warnings(const struct trace *t, const struct trace_error *skipped,
-                        const char *path);
+void cli_trace_warnings(const struct trace *t,
+                        const struct trace_error *skipped, const char *path);
 
 /* Reads the numbers KEYS[0..N-1] of DIR/summary.json into V, NULL_VALUE
  * for a null (summary_read.c). CLI_OK, or CLI_FAILURE after a message when

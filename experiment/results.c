@@ -189,9 +189,8 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
     free(o.b);
 }
 
-cJSON *cli_summary_json(const struct run_config *cfg,
-                           const struct trace *t, const struct workload *w,
-                           const struct sim_summary *m)
+cJSON *cli_summary_json(const struct run_config *cfg, const struct trace *t,
+                        const struct workload *w, const struct sim_summary *m)
 {
     const struct cluster *c = w->cluster;
     cJSON *o = cJSON_CreateObject();
@@ -291,8 +290,8 @@ cJSON *cli_perf_json(const struct run_perf *p, const struct sim *s)
     return o;
 }
 
-void cli_print_run_table(const struct run_config *cfg,
-                        const struct workload *w, const struct sim_summary *m)
+void cli_print_run_table(const struct run_config *cfg, const struct workload *w,
+                         const struct sim_summary *m)
 {
     const struct cluster *c = w->cluster;
     printf("hetsim run: policy %s, cluster %s (%d GPUs), trace %s\n",
@@ -527,7 +526,8 @@ static int write_set(const struct run_config *cfg, const struct pol_ops *ops,
         goto done;
     double t0 = cli_clock();
     if (sim_summarize(s, m) != 0 ||
-        cli_write_json(out[OUT_SUMMARY].f, cli_summary_json(cfg, t, w, m)) != 0) {
+        cli_write_json(out[OUT_SUMMARY].f, cli_summary_json(cfg, t, w, m)) !=
+            0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;

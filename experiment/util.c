@@ -75,8 +75,8 @@ int cli_trace_failure(int rc, const struct trace_error *err,
     return CLI_BAD_INPUT;
 }
 
-void cli_trace_warnings(const struct trace *t, const struct trace_error *skipped,
-                        const char *path)
+void cli_trace_warnings(const struct trace *t,
+                        const struct trace_error *skipped, const char *path)
 {
     for (size_t i = 0; i < t->nwarnings && i < TRACE_MAX_WARNINGS; i++) {
         const struct trace_error *w = &t->warnings[i];

@@ -80,10 +80,11 @@ static void push_next_arrival(struct sim *s)
         return; /* a streaming run reads the next job now (stream.c) */
     if (s->next_arrival >= s->njobs)
         return;
-    uint32_t j = s->order ? s->order[s->next_arrival] : (uint32_t)s->next_arrival;
+    uint32_t j =
+        s->order ? s->order[s->next_arrival] : (uint32_t)s->next_arrival;
     s->next_arrival++;
-    if (sim_heap_push(&s->heap, sim_job_at(s, j)->submit_time, SIM_EV_ARRIVAL, j, 0) !=
-        0)
+    if (sim_heap_push(&s->heap, sim_job_at(s, j)->submit_time, SIM_EV_ARRIVAL,
+                      j, 0) != 0)
         s->oom = 1;
 }
 
@@ -221,8 +222,8 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
 
 int sim_drop(struct sim *s, uint32_t j, const char *why)
 {
-    if (j >= s->njobs ||
-        (sim_job_at(s, j)->state != JOB_QUEUED && sim_job_at(s, j)->state != JOB_PREEMPTED))
+    if (j >= s->njobs || (sim_job_at(s, j)->state != JOB_QUEUED &&
+                          sim_job_at(s, j)->state != JOB_PREEMPTED))
         return refuse(s, "job %u is not waiting, so it cannot be dropped", j);
     if (!s->drop_why && !(s->drop_why = calloc(s->njobs, sizeof *s->drop_why)))
         return SIM_ENOMEM;

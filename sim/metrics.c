@@ -146,8 +146,12 @@ static double select_rank(double *x, size_t n, size_t k)
     size_t lo = 0, hi = n - 1;
     while (hi > lo) {
         double a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
-        double pivot = a < b ? (b < c ? b : a < c ? c : a)
-                             : (a < c ? a : b < c ? c : b);
+        double pivot = a < b ? (b < c   ? b
+                                : a < c ? c
+                                        : a)
+                             : (a < c   ? a
+                                : b < c ? c
+                                        : b);
         size_t i = lo, j = hi; /* Hoare: [lo, j] <= pivot <= [j + 1, hi] */
         for (;;) {
             while (x[i] < pivot)

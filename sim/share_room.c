@@ -34,7 +34,8 @@ int sim_share_fits_if_freed(const struct sim *s, uint32_t w,
 {
     size_t cap = 0, nc = 0;
     for (size_t k = 0; k < n; k++)
-        for (int32_t i = sim_job_at(s, victims[k])->seg; i >= 0; i = s->segs[i].next)
+        for (int32_t i = sim_job_at(s, victims[k])->seg; i >= 0;
+             i = s->segs[i].next)
             cap++;
     struct node_copy *c = malloc((cap ? cap : 1) * sizeof *c);
     if (!c)

@@ -151,7 +151,7 @@ struct sim {
 /* Job J (< njobs, not retired by a streaming run). */
 #define SIM_CHUNK_BITS 14
 #define SIM_CHUNK ((size_t)1 << SIM_CHUNK_BITS)
-#define sim_job_at(s, j)                                                   \
+#define sim_job_at(s, j)                                                       \
     (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
 
 /* ---- Streaming run (stream.c) ------------------------------------------- */

@@ -146,9 +146,10 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
 {
     uint32_t all =
         s->cluster->ntypes >= 32 ? UINT32_MAX : (1u << s->cluster->ntypes) - 1u;
-    if ((s->ran && !s->stream) || !(spec->submit_time >= 0) || !(spec->work > 0) ||
-        !(spec->submit_time < INFINITY) || !(spec->work < INFINITY) ||
-        spec->num_gpus < 1 || (spec->allowed & ~all) || spec->job_class < 0 ||
+    if ((s->ran && !s->stream) || !(spec->submit_time >= 0) ||
+        !(spec->work > 0) || !(spec->submit_time < INFINITY) ||
+        !(spec->work < INFINITY) || spec->num_gpus < 1 ||
+        (spec->allowed & ~all) || spec->job_class < 0 ||
         spec->job_class >= s->nclasses || !(spec->est_work >= 0) ||
         !(spec->est_work < INFINITY) || !(spec->gpu_mem_mb >= 0) ||
         !(spec->gpu_mem_mb < INFINITY) || !(spec->est_mem_mb >= 0) ||
@@ -222,7 +223,8 @@ int sim_sort_arrivals(struct sim *s)
     int sorted = 1;
     for (size_t i = 0; i < s->njobs; i++) {
         s->order[i] = (uint32_t)i;
-        if (i > 0 && sim_job_at(s, i)->submit_time < sim_job_at(s, i - 1)->submit_time)
+        if (i > 0 &&
+            sim_job_at(s, i)->submit_time < sim_job_at(s, i - 1)->submit_time)
             sorted = 0;
     }
     if (sorted)
@@ -232,7 +234,8 @@ int sim_sort_arrivals(struct sim *s)
     if (!keys)
         return SIM_ENOMEM;
     for (size_t i = 0; i < s->njobs; i++)
-        keys[i] = (struct arrival_key){sim_job_at(s, i)->submit_time, (uint32_t)i};
+        keys[i] =
+            (struct arrival_key){sim_job_at(s, i)->submit_time, (uint32_t)i};
     qsort(keys, s->njobs, sizeof *keys, by_submit);
     for (size_t i = 0; i < s->njobs; i++)
         s->order[i] = keys[i].job;

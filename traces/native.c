@@ -626,8 +626,8 @@ int trace_native_next(struct trace_native *n, struct trace_job *job,
         }
         n->last_submit = job->submit_time;
         r->trace->njobs++; /* counted, not kept */
-        job->line = n->row.line > (long)UINT32_MAX ? UINT32_MAX
-                                                   : (uint32_t)n->row.line;
+        job->line =
+            n->row.line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)n->row.line;
         return 1;
     }
 }
