@@ -138,20 +138,16 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
         f->last_by_type[j->gpu_type] = j->finish_time;
 }
 
-/* The element of rank K (from 0) of X[0..N), moving elements of X
+/* The element of rank K (from 0) of X[FROM..N), moving elements there
  * (Hoare's selection, median of three): the value sorting would put at
  * X[K], without sorting's buffer. */
-static double select_rank(double *x, size_t n, size_t k)
+static double select_rank(double *x, size_t from, size_t n, size_t k)
 {
-    size_t lo = 0, hi = n - 1;
+    size_t lo = from, hi = n - 1;
     while (hi > lo) {
         double a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
-        double pivot = a < b ? (b < c   ? b
-                                : a < c ? c
-                                        : a)
-                             : (a < c   ? a
-                                : b < c ? c
-                                        : b);
+        double pivot = a < b ? (b < c ? b : a < c ? c : a)
+                             : (a < c ? a : b < c ? c : b);
         size_t i = lo, j = hi; /* Hoare: [lo, j] <= pivot <= [j + 1, hi] */
         for (;;) {
             while (x[i] < pivot)
@@ -173,13 +169,18 @@ static double select_rank(double *x, size_t n, size_t k)
 }
 
 /* GSL's gsl_stats_quantile_from_sorted_data (R's type 7) from the two
- * order statistics it reads, found by selection. */
-static double quantile_by_selection(double *x, size_t n, double p)
+ * order statistics it reads, found by selection in X[FROM..N), where the
+ * ranks of all of X lie when X[0..FROM) holds its FROM least values (a
+ * lower quantile's selection leaves them there): *FROM moves up to the
+ * rank read, for the next, higher quantile. */
+static double quantile_by_selection(double *x, size_t n, double p,
+                                    size_t *from)
 {
     double index = p * (double)(n - 1);
     size_t lhs = (size_t)(int)index;
     double delta = index - (double)lhs;
-    double a = select_rank(x, n, lhs);
+    double a = select_rank(x, *from, n, lhs);
+    *from = lhs;
     if (lhs == n - 1)
         return a;
     /* rank lhs + 1: the least of what selection left above rank lhs */
@@ -234,9 +235,10 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
             out->p99_jct_s =
                 gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.99);
         } else { /* no buffer of n more doubles: selection */
-            out->median_jct_s = quantile_by_selection(jct, n, 0.5);
-            out->p95_jct_s = quantile_by_selection(jct, n, 0.95);
-            out->p99_jct_s = quantile_by_selection(jct, n, 0.99);
+            size_t from = 0;
+            out->median_jct_s = quantile_by_selection(jct, n, 0.5, &from);
+            out->p95_jct_s = quantile_by_selection(jct, n, 0.95, &from);
+            out->p99_jct_s = quantile_by_selection(jct, n, 0.99, &from);
         }
         out->avg_wait_s = f->sum_wait / (double)n;
         out->avg_slowdown = f->sum_slow / (double)n;
