@@ -28,9 +28,9 @@ static const char *const per_job_columns[] = {
  * and need no estimates (pol_list_* without --backfill, whose positions
  * are per job id). sjf would need estimates, whose quality figures of
  * summary.json take two passes over every job (est_quality.c). */
-static int streams_policy(const char *name)
+static int streams_policy(const struct pol_ops *ops)
 {
-    return strcmp(name, "fifo") == 0;
+    return ops == pol_find("fifo"); /* the built-in, not a plugin so named */
 }
 
 /* Why CFG cannot stream before the trace is opened, or NULL. */
@@ -41,7 +41,7 @@ static const char *config_why_not(const struct run_config *cfg,
     const char *env = getenv("HETSIM_STREAM");
     if (env && strcmp(env, "0") == 0)
         return "HETSIM_STREAM=0";
-    if (!streams_policy(ops->name))
+    if (!streams_policy(ops))
         return "the policy is not one that streams (fifo)";
     if (cfg->backfill != 0)
         return "--backfill keeps a position per job id";

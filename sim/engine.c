@@ -225,6 +225,8 @@ int sim_drop(struct sim *s, uint32_t j, const char *why)
     if (j >= s->njobs || (sim_job_at(s, j)->state != JOB_QUEUED &&
                           sim_job_at(s, j)->state != JOB_PREEMPTED))
         return refuse(s, "job %u is not waiting, so it cannot be dropped", j);
+    if (s->stream) /* drop_why is by job id, sized once */
+        return refuse(s, "a streaming run cannot drop jobs");
     if (!s->drop_why && !(s->drop_why = calloc(s->njobs, sizeof *s->drop_why)))
         return SIM_ENOMEM;
     s->drop_why[j] = why;

@@ -322,6 +322,7 @@ size_t sim_queue_len(const struct sim *s)
 const struct sim_job *sim_job(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
+    SIM_ASSERT(!s->stream || !sim_stream_retired(s, job)); /* gone */
     return sim_job_at(s, job);
 }
 

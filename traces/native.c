@@ -594,6 +594,7 @@ int trace_native_next(struct trace_native *n, struct trace_job *job,
             return got;
         }
         if (got == TRACE_CSV_END) {
+            *err = r->skipped; /* as read_all: the first row skipped */
             if (r->trace->njobs > 0)
                 return 0;
             trace_error_set(err, r->path, 0, 0, "trace has no jobs");

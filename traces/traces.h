@@ -298,7 +298,8 @@ void trace_nodes_destroy(struct trace_nodes *n);
  * trace_read_native for errors); then either read_all reads the rest into
  * a whole trace exactly as trace_read_native does, or next streams the
  * rows: 1 with *job filled (its strings are not interned: TRACE_NOSTR;
- * trace_native_text gives the row's texts), 0 at the end, or a negative
+ * trace_native_text gives the row's texts), 0 at the end (with *err the
+ * first row skipped under TRACE_SKIP_BAD_ROWS, if any), or a negative
  * code with *err filled. A streamed trace must be sorted by submit_time
  * (TRACE_EUNSORTED at the first row that is not, naming its line), and
  * its job ids are checked for duplicates without being kept (idset.c).

@@ -176,3 +176,37 @@ Test(streaming, a_duplicate_id_in_a_pipe_is_an_error)
               err);
     clitest_remove_dir(dir);
 }
+
+/* Under --on-bad-row skip, a streamed pipe drops the same rows as the
+ * whole-trace read, and warns the same about the first one. */
+Test(streaming, skipped_bad_rows_are_the_whole_runs)
+{
+    static char err_stream[BIG];
+    char dir[64], cmd[1024];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "b.csv",
+                       "job_id,submit_time,num_gpus,duration\n"
+                       "a,0,1,10\nb,1,zero,10\nc,2,1,10\nc,3,1,10\n"
+                       "d,4,1,-5\ne,5,2,10\n");
+    for (int whole = 0; whole < 2; whole++) {
+        snprintf(cmd, sizeof cmd,
+                 "--version >/dev/null; cat %s/b.csv | %s%s run -q --trace "
+                 "/dev/stdin --format native --on-bad-row skip --cluster "
+                 "gavel-108 --policy fifo --outputs summary --out %s/%s",
+                 dir, whole ? "HETSIM_STREAM=0 " : "", HETSIM_BIN, dir,
+                 whole ? "w" : "s");
+        cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err),
+                     0, "%s", err);
+        if (!whole)
+            memcpy(err_stream, err, sizeof err_stream);
+    }
+    cr_assert(strstr(err, "skipped 3 bad rows; the first: line 3"), "%s", err);
+    cr_assert_str_eq(err_stream, err);
+    char *s = slurp(dir, "s", "summary.json"),
+         *w = slurp(dir, "w", "summary.json");
+    cr_assert(strstr(s, "\"jobs_total\":\t3,"), "%s", s);
+    cr_assert_str_eq(s, w);
+    free(s);
+    free(w);
+    clitest_remove_dir(dir);
+}
