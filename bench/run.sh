@@ -8,8 +8,9 @@
 # times (default 3), and the best of each is printed with new/prev beside it
 # (below 1: faster than the previous build). Ratios compare only figures of
 # the same run on the same machine. Without PREV/hetsim, no ratios.
-# BENCH_SCALE="10000000 ..." adds jobs streamed through a pipe (opt-in: it
-# needs about 430 bytes per job of memory today).
+# BENCH_SCALE="10000000 ..." adds jobs streamed through a pipe (opt-in; the
+# streaming run keeps memory to the active jobs plus 8 bytes per job, a
+# build without it about 430 bytes per job: docs/streaming.md).
 set -euo pipefail
 build=${1:-build}
 prevdir=${2:-build-bench-prev}
@@ -128,9 +129,10 @@ if [ -n "${BENCH_SCALE:-}" ]; then
   echo
   echo "== Scale: N one-GPU jobs streamed from gen_trace through a pipe (nothing"
   echo "   on disk), FIFO on 1,000 GPUs, --outputs summary; BENCH_SCALE=\"N ...\""
-  echo "   (targets: 10M <= 4 s and <= 400 MB, 100M <= 45 s and <= 1 GB; hetsim"
-  echo "   keeps every job today, about 430 bytes each: 100M needs about 43 GB)."
-  echo "   Each build once, the generator's time included in the wall time."
+  echo "   (targets: 10M <= 4 s and <= 400 MB, 100M <= 45 s and <= 1 GB; a build"
+  echo "   without the streaming run keeps about 430 bytes per job: 100M would"
+  echo "   need about 43 GB). Each build once, the generator's time included in"
+  echo "   the wall time; 'path' is perf.json's run_path of this build."
   # scale1 BIN N: leaves wall seconds, CPU seconds of hetsim and peak RSS
   # (MB) in $t, $u and $m; returns non-zero when the run failed.
   scale1() {
@@ -151,6 +153,7 @@ if [ -n "${BENCH_SCALE:-}" ]; then
       echo "   $n jobs: failed (out of memory?)"
       continue
     fi
+    path=$(val "$work/out-scale/perf.json" run_path)
     nt=$t nu=$u nm=$m pt= pu= pm=
     if [ -n "$prev" ] && scale1 "$prev" "$n"; then
       pt=$t pu=$u pm=$m
@@ -158,6 +161,7 @@ if [ -n "${BENCH_SCALE:-}" ]; then
     printf '   %11d jobs: %8.2f s wall%s\n' "$n" "$nt" "$(ratio "$nt" "$pt")"
     printf '   %11s       %8.2f s CPU%s\n' "" "$nu" "$(ratio "$nu" "$pu")"
     printf '   %11s       %8.0f MB peak RSS%s\n' "" "$nm" "$(ratio "$nm" "$pm")"
+    printf '   %11s       path %s\n' "" "$path"
   done
 fi
 

@@ -275,17 +275,7 @@ int cli_read_trace(const char *path, enum trace_format f,
         path = "-";
     }
     if (rc == 0) {
-        for (size_t i = 0; i < (*out)->nwarnings && i < TRACE_MAX_WARNINGS;
-             i++) {
-            const struct trace_error *w = &(*out)->warnings[i];
-            char text[sizeof w->source + sizeof w->text + 64];
-            snprintf(text, sizeof text, "%s:%ld:%ld: %s", w->source, w->line,
-                     w->column, w->text);
-            cli_warn("%s", text);
-        }
-        if ((*out)->rows_skipped > 0)
-            cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s", path,
-                     (*out)->rows_skipped, err.line, err.text);
+        cli_trace_warnings(*out, &err, path);
         return CLI_OK;
     }
     return cli_trace_failure(rc, &err, path);
@@ -668,14 +658,22 @@ int cli_run(int argc, char **argv)
     struct workload w = {0};
     double t0 = cli_clock();
     rc = cli_load_cluster_flags(cfg.cluster, cfg.trace_opt.flags, &c);
-    if (!rc)
-        rc = cli_read_trace(cfg.trace, cfg.format, &cfg.trace_opt, &t);
+    struct run_perf perf = {0};
+    if (!rc) { /* docs/streaming.md */
+        rc = cli_run_streaming(&cfg, ops, c, &perf, &t);
+        if (rc != CLI_STREAM_DECLINED) {
+            cluster_destroy(c);
+            return rc;
+        }
+        rc = t ? CLI_OK
+               : cli_read_trace(cfg.trace, cfg.format, &cfg.trace_opt, &t);
+    }
     const char *mpath = cfg.throughputs          ? cfg.throughputs
                         : c && c->throughputs[0] ? c->throughputs
                                                  : NULL;
     if (!rc && mpath)
         rc = cli_load_throughputs(mpath, &m);
-    struct run_perf perf = {.read_wall_s = cli_clock() - t0};
+    perf.read_wall_s = cli_clock() - t0;
     struct sim *s = NULL;
     if (!rc && !(s = sim_create(c, cfg.seed))) {
         cli_error("out of memory");

@@ -79,7 +79,8 @@ int cli_estimate_quality(const struct sim *s, struct cli_est_quality *q)
 void cli_add_estimate_quality(cJSON *o, const struct workload *w)
 {
     struct cli_est_quality q = {NAN, NAN, NAN, 0, 0};
-    if (cli_estimate_quality(w->sim, &q) != 0)
+    /* a streaming run has no estimates (stream_run.c): nothing compared */
+    if (!w->streamed && cli_estimate_quality(w->sim, &q) != 0)
         q.runtime_mape = q.runtime_r2 = q.memory_mape = NAN;
     cli_json_number(o, "estimate_runtime_mape", q.runtime_mape);
     cli_json_number(o, "estimate_runtime_r2", q.runtime_r2);
@@ -98,7 +99,7 @@ void cli_add_estimate_quality(cJSON *o, const struct workload *w)
 void cli_print_estimates(const struct workload *w)
 {
     struct cli_est_quality q;
-    if (cli_estimate_quality(w->sim, &q) != 0)
+    if (w->streamed || cli_estimate_quality(w->sim, &q) != 0)
         return;
     if (q.runtime_jobs > 0) {
         printf("  %-18s %12.1f %%  (MAPE over %zu jobs", "run-time estimates",

@@ -160,6 +160,8 @@ int cli_parse_estimates(const char *cmd, const char *text,
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
     double predict_wall_s; /* inside sim_wall_s: the estimator's calls */
+    int streamed;          /* the streaming run (stream_run.c) */
+    char stream_why[200];  /* else why not, for perf.json */
 };
 
 /* Each returns an exit code, having printed why when it is not CLI_OK. */
@@ -246,6 +248,7 @@ struct workload {
     struct cli_estimator *est;    /* predictor in the loop, or NULL */
     size_t mem_jobs;              /* jobs with a known memory need */
     struct cli_sharing *share;    /* GPU sharing (sharing.c), or NULL */
+    int streamed; /* a streaming run: its jobs are gone after the run */
 };
 
 /* ---- GPU sharing in `hetsim run` (sharing.c) ---------------------------- */
@@ -317,6 +320,30 @@ const char *cli_job_reason(const struct sim *s, const struct cluster *c,
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,
                            const struct workload *w, struct run_perf *perf);
+
+/* summary.json and perf.json of a run, and the table on stdout
+ * (results.c). */
+struct cJSON *cli_summary_json(const struct run_config *cfg,
+                               const struct trace *t, const struct workload *w,
+                               const struct sim_summary *m);
+struct cJSON *cli_perf_json(const struct run_perf *p, const struct sim *s);
+void cli_print_run_table(const struct run_config *cfg, const struct workload *w,
+                         const struct sim_summary *m);
+
+/* The streaming run of `hetsim run` (stream_run.c, docs/streaming.md):
+ * when CFG, OPS and C allow it and the trace is a native CSV sorted by
+ * submit_time, runs it reading the trace one arrival ahead and writes
+ * summary.json and perf.json; returns its exit code. Otherwise returns
+ * CLI_STREAM_DECLINED with perf->stream_why saying why, and *T the whole
+ * trace when the header was read from a pipe (NULL: read it as usual). */
+#define CLI_STREAM_DECLINED (-1)
+int cli_run_streaming(const struct run_config *cfg, const struct pol_ops *ops,
+                      const struct cluster *c, struct run_perf *perf,
+                      struct trace **t);
+/* Prints the warnings of a trace just read from PATH (unknown columns,
+ * skipped rows: SKIPPED the first) (util.c). */
+void cli_trace_warnings(const struct trace *t,
+                        const struct trace_error *skipped, const char *path);
 
 /* Reads the numbers KEYS[0..N-1] of DIR/summary.json into V, NULL_VALUE
  * for a null (summary_read.c). CLI_OK, or CLI_FAILURE after a message when

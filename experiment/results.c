@@ -189,9 +189,8 @@ static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
     free(o.b);
 }
 
-static cJSON *summary_json(const struct run_config *cfg,
-                           const struct trace *t, const struct workload *w,
-                           const struct sim_summary *m)
+cJSON *cli_summary_json(const struct run_config *cfg, const struct trace *t,
+                        const struct workload *w, const struct sim_summary *m)
 {
     const struct cluster *c = w->cluster;
     cJSON *o = cJSON_CreateObject();
@@ -266,7 +265,7 @@ static cJSON *summary_json(const struct run_config *cfg,
     return o;
 }
 
-static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
+cJSON *cli_perf_json(const struct run_perf *p, const struct sim *s)
 {
     cJSON *o = cJSON_CreateObject();
     double events = (double)sim_events(s);
@@ -283,11 +282,16 @@ static cJSON *perf_json(const struct run_perf *p, const struct sim *s)
                                 : 0);
     cli_json_number(o, "bytes_per_job",
                             (double)sizeof(struct sim_job));
+    /* docs/streaming.md: which run this was, and why not streaming */
+    cJSON_AddStringToObject(o, "run_path",
+                            p->streamed ? "streaming" : "whole-trace");
+    if (!p->streamed)
+        cJSON_AddStringToObject(o, "streaming_not_used", p->stream_why);
     return o;
 }
 
-static void print_table(const struct run_config *cfg,
-                        const struct workload *w, const struct sim_summary *m)
+void cli_print_run_table(const struct run_config *cfg, const struct workload *w,
+                         const struct sim_summary *m)
 {
     const struct cluster *c = w->cluster;
     printf("hetsim run: policy %s, cluster %s (%d GPUs), trace %s\n",
@@ -522,7 +526,8 @@ static int write_set(const struct run_config *cfg, const struct pol_ops *ops,
         goto done;
     double t0 = cli_clock();
     if (sim_summarize(s, m) != 0 ||
-        cli_write_json(out[OUT_SUMMARY].f, summary_json(cfg, t, w, m)) != 0) {
+        cli_write_json(out[OUT_SUMMARY].f, cli_summary_json(cfg, t, w, m)) !=
+            0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;
@@ -530,7 +535,7 @@ static int write_set(const struct run_config *cfg, const struct pol_ops *ops,
     if (out[OUT_JOBS].f)
         write_jobs(out[OUT_JOBS].f, s, t, c);
     perf->write_wall_s = cli_clock() - t0;
-    if (cli_write_json(out[OUT_PERF].f, perf_json(perf, s)) != 0) {
+    if (cli_write_json(out[OUT_PERF].f, cli_perf_json(perf, s)) != 0) {
         cli_error("out of memory");
         rc = CLI_FAILURE;
         goto done;
@@ -595,10 +600,10 @@ int cli_simulate_and_write(const struct run_config *cfg,
         return CLI_FAILURE;
     }
     if (cfg->json &&
-        cli_write_json(stdout, summary_json(cfg, t, w, &m)) != 0) {
+        cli_write_json(stdout, cli_summary_json(cfg, t, w, &m)) != 0) {
         cli_error("out of memory");
         return CLI_FAILURE;
     } else if (!cfg->json && !cfg->quiet)
-        print_table(cfg, w, &m);
+        cli_print_run_table(cfg, w, &m);
     return CLI_OK;
 }

@@ -75,6 +75,21 @@ int cli_trace_failure(int rc, const struct trace_error *err,
     return CLI_BAD_INPUT;
 }
 
+void cli_trace_warnings(const struct trace *t,
+                        const struct trace_error *skipped, const char *path)
+{
+    for (size_t i = 0; i < t->nwarnings && i < TRACE_MAX_WARNINGS; i++) {
+        const struct trace_error *w = &t->warnings[i];
+        char text[sizeof w->source + sizeof w->text + 64];
+        snprintf(text, sizeof text, "%s:%ld:%ld: %s", w->source, w->line,
+                 w->column, w->text);
+        cli_warn("%s", text);
+    }
+    if (t->rows_skipped > 0)
+        cli_warn("%s: skipped %zu bad rows; the first: line %ld: %s", path,
+                 t->rows_skipped, skipped->line, skipped->text);
+}
+
 long cli_number_groups(const struct trace *t, int user, uint32_t *out)
 {
     /* Pool ids are interned (equal names, equal ids; never 0, the empty

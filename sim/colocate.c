@@ -126,7 +126,7 @@ const struct share_demand *sim_job_demand(const struct sim *s, uint32_t job)
 const struct share_alloc *sim_job_alloc(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    if (!s->share || s->jobs[job].state != JOB_RUNNING)
+    if (!s->share || sim_job_at(s, job)->state != JOB_RUNNING)
         return NULL;
     return &s->share->alloc[job];
 }
@@ -145,7 +145,7 @@ void sim_share_begin(struct sim *s)
         x->node_frag[i] = share_node_frag(&x->sc->nodes[i], x->w);
         x->last_frag += x->node_frag[i];
     }
-    x->last_t = s->njobs ? s->jobs[s->order[0]].submit_time : 0;
+    x->last_t = s->njobs ? sim_job_at(s, s->order[0])->submit_time : 0;
 }
 
 /* Whether D fits node N when N is empty. */
@@ -170,15 +170,15 @@ struct share_demand sim_share_demand_now(const struct sim *s, uint32_t j)
     uint32_t all =
         s->cluster->ntypes >= 32 ? UINT32_MAX : (1u << s->cluster->ntypes) - 1u;
     uint32_t given = d.allowed ? d.allowed : all;
-    if ((given & s->jobs[j].allowed) != given)
-        d.allowed = given & s->jobs[j].allowed;
+    if ((given & sim_job_at(s, j)->allowed) != given)
+        d.allowed = given & sim_job_at(s, j)->allowed;
     return d;
 }
 
 int sim_share_fits_somewhere(const struct sim *s, uint32_t j)
 {
     struct share_demand d = sim_share_demand_now(s, j);
-    if (!d.allowed && s->jobs[j].allowed == 0)
+    if (!d.allowed && sim_job_at(s, j)->allowed == 0)
         return 0;
     for (int32_t i = 0; i < s->share->sc->nnodes; i++)
         if (fits_empty(&s->share->sc->nodes[i], &d))
@@ -209,7 +209,7 @@ static int check_share(struct sim *s, uint32_t j, const struct sim_placement *p,
                           "must name one node and one GPU",
                           j);
     if (p->gpu_type < 0 || p->gpu_type >= c->ntypes ||
-        !(s->jobs[j].allowed & (1u << p->gpu_type)))
+        !(sim_job_at(s, j)->allowed & (1u << p->gpu_type)))
         return sim_refuse(s, "job %u may not run on GPU type %d", j,
                           p->gpu_type);
     if (a->node != p->seg[0].node || a->node < 0 || a->node >= c->nnodes ||
@@ -276,7 +276,7 @@ static void account(struct sim *s, uint32_t j, const struct share_alloc *a,
 static void progress(struct sim *s, uint32_t j)
 {
     struct sim_share *x = s->share;
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     if (s->now <= x->last[j])
         return;
     double done = (s->now - x->last[j]) * x->speed[j] / job->unit_s;
@@ -287,7 +287,7 @@ static void progress(struct sim *s, uint32_t j)
 double sim_share_work_left(const struct sim *s, uint32_t j)
 {
     const struct sim_share *x = s->share;
-    const struct sim_job *job = &s->jobs[j];
+    const struct sim_job *job = sim_job_at(s, j);
     if (s->now <= x->last[j])
         return job->work_left;
     double done = (s->now - x->last[j]) * x->speed[j] / job->unit_s;
@@ -296,7 +296,7 @@ double sim_share_work_left(const struct sim *s, uint32_t j)
 
 static void reschedule(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     struct sim_share *x = s->share;
     double from = x->last[j] > s->now ? x->last[j] : s->now;
     job->epoch++;
@@ -313,7 +313,7 @@ static void respeed(struct sim *s, int32_t g, int32_t gpu_type)
     int company = x->gpu_head[g] >= 0 && x->next_on_gpu[x->gpu_head[g]] >= 0;
     for (int32_t a = x->gpu_head[g]; a >= 0; a = x->next_on_gpu[a]) {
         double v = 1;
-        if (s->jobs[a].doomed)
+        if (sim_job_at(s, a)->doomed)
             continue;
         progress(s, (uint32_t)a);
         for (int32_t b = x->gpu_head[g]; b >= 0; b = x->next_on_gpu[b]) {
@@ -336,20 +336,20 @@ static void take_whole(struct sim *s, uint32_t j, const struct share_alloc *a)
 {
     struct sim_share *x = s->share;
     const struct share_demand *d = &x->demand[j];
-    for (int32_t i = s->jobs[j].seg; i >= 0; i = s->segs[i].next) {
+    for (int32_t i = sim_job_at(s, j)->seg; i >= 0; i = s->segs[i].next) {
         struct sim_seg_slot *slot = &s->segs[i];
         struct share_demand part = *d;
         struct share_alloc at = {slot->node, -1, 0};
         part.num_gpus = slot->gpus;
-        if (i != s->jobs[j].seg) /* CPU and memory go with the first */
+        if (i != sim_job_at(s, j)->seg) /* CPU and memory go with the first */
             part.cpu_milli = 0, part.memory_mib = 0;
-        if (a && i == s->jobs[j].seg)
+        if (a && i == sim_job_at(s, j)->seg)
             at.mask = a->mask;
         else
             share_whole_gpus(&x->sc->nodes[slot->node], &part, &at.mask);
         slot->mask = at.mask;
         account(s, j, &at, &part, -1);
-        if (i == s->jobs[j].seg)
+        if (i == sim_job_at(s, j)->seg)
             x->alloc[j] = at;
     }
 }
@@ -371,7 +371,7 @@ int sim_share_start(struct sim *s, uint32_t j, const struct sim_placement *p,
                     double overhead, int doomed)
 {
     struct sim_share *x = s->share;
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     x->speed[j] = 1;
     x->last[j] = s->now + overhead;
     if (x->demand[j].gpu_milli == SHARE_MILLI) {
@@ -442,7 +442,7 @@ void sim_share_summarize(const struct sim *s, struct sim_summary *out)
     out->sharing = 1;
     out->jobs_shared = 0;
     for (size_t i = 0; i < s->njobs; i++) {
-        const struct sim_job *j = &s->jobs[i];
+        const struct sim_job *j = sim_job_at(s, i);
         out->jobs_shared += x->shared[i];
         if (j->state != JOB_COMPLETED)
             continue;

@@ -41,18 +41,18 @@ static const unsigned legal[] = {
 /* The only place a job's state changes. */
 static void job_set_state(struct sim *s, uint32_t j, enum job_state to)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     SIM_ASSERT(legal[job->state] & BIT(to));
     job->state = (uint8_t)to;
 }
 
 static void queue_push(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     job->prev = s->queue_tail;
     job->next = -1;
     if (s->queue_tail >= 0)
-        s->jobs[s->queue_tail].next = (int32_t)j;
+        sim_job_at(s, s->queue_tail)->next = (int32_t)j;
     else
         s->queue_head = (int32_t)j;
     s->queue_tail = (int32_t)j;
@@ -61,13 +61,13 @@ static void queue_push(struct sim *s, uint32_t j)
 
 static void queue_remove(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     if (job->prev >= 0)
-        s->jobs[job->prev].next = job->next;
+        sim_job_at(s, job->prev)->next = job->next;
     else
         s->queue_head = job->next;
     if (job->next >= 0)
-        s->jobs[job->next].prev = job->prev;
+        sim_job_at(s, job->next)->prev = job->prev;
     else
         s->queue_tail = job->prev;
     job->prev = job->next = -1;
@@ -76,20 +76,24 @@ static void queue_remove(struct sim *s, uint32_t j)
 
 static void push_next_arrival(struct sim *s)
 {
+    if (s->stream && s->next_arrival >= s->njobs && sim_stream_read(s))
+        return; /* a streaming run reads the next job now (stream.c) */
     if (s->next_arrival >= s->njobs)
         return;
-    uint32_t j = s->order[s->next_arrival++];
-    if (sim_heap_push(&s->heap, s->jobs[j].submit_time, SIM_EV_ARRIVAL, j, 0) !=
-        0)
+    uint32_t j =
+        s->order ? s->order[s->next_arrival] : (uint32_t)s->next_arrival;
+    s->next_arrival++;
+    if (sim_heap_push(&s->heap, sim_job_at(s, j)->submit_time, SIM_EV_ARRIVAL,
+                      j, 0) != 0)
         s->oom = 1;
 }
 
 static void on_arrival(struct sim *s, const struct sim_event *ev)
 {
     uint32_t j = ev->job;
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     push_next_arrival(s);
-    if (!sim_job_fits_somewhere(s, job)) {
+    if (!sim_job_fits_somewhere(s, j)) {
         job->failure = JOB_FAIL_UNSCHEDULABLE;
         job_set_state(s, j, JOB_FAILED);
         return;
@@ -107,7 +111,7 @@ static void on_arrival(struct sim *s, const struct sim_event *ev)
 /* Gives the GPUs of job J back to their nodes. */
 static void release_gpus(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     int32_t i = job->seg;
     while (i >= 0) {
         struct sim_seg_slot *slot = &s->segs[i];
@@ -135,7 +139,7 @@ static void release_gpus(struct sim *s, uint32_t j)
 static void on_finish(struct sim *s, const struct sim_event *ev)
 {
     uint32_t j = ev->job;
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     release_gpus(s, j);
     job->run_s += s->now - job->last_start;
     job->work_left = 0;
@@ -161,7 +165,7 @@ static void on_wake(struct sim *s, const struct sim_event *ev)
 static void on_oom(struct sim *s, const struct sim_event *ev)
 {
     uint32_t j = ev->job;
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     double held = s->now - job->last_start;
     release_gpus(s, j);
     job->run_s += held;
@@ -175,7 +179,7 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
     s->wasted_by_type[job->gpu_type] += held * job->num_gpus;
     job->allowed &= ~(1u << job->gpu_type);
     s->instant_changed = 1;
-    int again = sim_job_fits_somewhere(s, job);
+    int again = sim_job_fits_somewhere(s, j);
     if (again) {
         job_set_state(s, j, JOB_QUEUED);
         queue_push(s, j);
@@ -195,7 +199,7 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
 static void on_slice_end(struct sim *s, const struct sim_event *ev)
 {
     uint32_t j = ev->job;
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     double held = s->now - job->last_start;
     release_gpus(s, j);
     job->run_s += held;
@@ -218,14 +222,16 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
 
 int sim_drop(struct sim *s, uint32_t j, const char *why)
 {
-    if (j >= s->njobs ||
-        (s->jobs[j].state != JOB_QUEUED && s->jobs[j].state != JOB_PREEMPTED))
+    if (j >= s->njobs || (sim_job_at(s, j)->state != JOB_QUEUED &&
+                          sim_job_at(s, j)->state != JOB_PREEMPTED))
         return refuse(s, "job %u is not waiting, so it cannot be dropped", j);
+    if (s->stream) /* drop_why is by job id, sized once */
+        return refuse(s, "a streaming run cannot drop jobs");
     if (!s->drop_why && !(s->drop_why = calloc(s->njobs, sizeof *s->drop_why)))
         return SIM_ENOMEM;
     s->drop_why[j] = why;
     queue_remove(s, j);
-    s->jobs[j].failure = JOB_FAIL_DROPPED;
+    sim_job_at(s, j)->failure = JOB_FAIL_DROPPED;
     job_set_state(s, j, JOB_FAILED);
     s->instant_changed = 1;
     return 0;
@@ -234,7 +240,7 @@ int sim_drop(struct sim *s, uint32_t j, const char *why)
 const char *sim_job_failure_text(const struct sim *s, uint32_t j)
 {
     SIM_ASSERT(j < s->njobs);
-    const struct sim_job *job = &s->jobs[j];
+    const struct sim_job *job = sim_job_at(s, j);
     if (job->state != JOB_FAILED)
         return "";
     if (job->failure == JOB_FAIL_DROPPED)
@@ -326,9 +332,11 @@ void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
 static int event_live(const void *ctx, const struct sim_event *ev)
 {
     const struct sim *s = ctx;
-    return !(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
-             ev->kind == SIM_EV_SLICE) ||
-           ev->epoch == s->jobs[ev->job].epoch;
+    if (!(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
+          ev->kind == SIM_EV_SLICE))
+        return 1;
+    return !(s->stream && sim_stream_retired(s, ev->job)) &&
+           ev->epoch == sim_job_at(s, ev->job)->epoch;
 }
 
 int sim_run(struct sim *s, const struct sim_policy *p,
@@ -338,7 +346,7 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     SIM_ASSERT(!s->ran);
     s->ran = 1;
     s->policy = p;
-    int rc = sim_sort_arrivals(s);
+    int rc = s->stream ? 0 : sim_sort_arrivals(s);
     if (!rc && !s->share) /* sharing measures its own (colocate.c) */
         rc = sim_frag_init(s);
     if (rc)
@@ -349,7 +357,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     s->heap.live_ctx = s;
     push_next_arrival(s);
     struct sim_event ev;
-    while (!s->oom && !s->est_rc && sim_heap_pop(&s->heap, &ev) == 0) {
+    while (!s->oom && !s->est_rc && !(s->stream && sim_stream_failed(s)) &&
+           sim_heap_pop(&s->heap, &ev) == 0) {
         SIM_ASSERT(ev.time >= s->now);
         s->now = ev.time;
         if (event_live(s, &ev)) { /* the rule the heap compacts by */
@@ -361,6 +370,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         rc = check_progress(s);
         if (!rc)
             rc = end_instant(s, obs);
+        if (!rc && s->stream)
+            sim_stream_retire(s);
         if (rc) {
             sim_error_set(err, name, 0, "policy %s: %s", name,
                           s->decision_error[0] ? s->decision_error
@@ -370,6 +381,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
     }
     if (s->oom)
         return SIM_ENOMEM;
+    if (s->stream && (rc = sim_stream_end(s, err)) != 0)
+        return rc;
     if (s->est_rc) {
         sim_error_set(err, name, 0, "estimator %s: %s",
                       s->estimator->name ? s->estimator->name : "(unnamed)",
@@ -402,7 +415,7 @@ static int check_placement(struct sim *s, uint32_t j,
                            const struct sim_placement *p)
 {
     const struct cluster *c = s->cluster;
-    const struct sim_job *job = &s->jobs[j];
+    const struct sim_job *job = sim_job_at(s, j);
     if (p->gpu_type < 0 || p->gpu_type >= c->ntypes)
         return refuse(s, "job %u: no GPU type %d", j, p->gpu_type);
     if (!(job->allowed & (1u << p->gpu_type)))
@@ -445,7 +458,7 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
 {
     if (j >= s->njobs)
         return refuse(s, "no job %u", j);
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
         return refuse(s, "job %u is not waiting", j);
     const struct share_demand *d = s->share ? &s->share->demand[j] : NULL;
@@ -471,7 +484,7 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
 static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
                      double slice, unsigned flags)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     const struct sim_class_spec *cl = &s->classes[job->job_class];
     int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
     queue_remove(s, j);
@@ -536,7 +549,7 @@ int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
  * and the free-GPU map stay as they are. */
 static void hand_over_gpus(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     for (int32_t i = job->seg; i >= 0; i = s->segs[i].next) {
         const struct sim_seg_slot *slot = &s->segs[i];
         if (s->ran_fn)
@@ -551,7 +564,7 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
 /* sim_preempt; with KEEP, its GPUs stay taken (hand_over_gpus). */
 static void stop_run(struct sim *s, uint32_t j, int keep)
 {
-    struct sim_job *job = &s->jobs[j];
+    struct sim_job *job = sim_job_at(s, j);
     double elapsed = s->now - job->last_start;
     double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
     job->work_left = sim_work_left(s, j);
@@ -585,7 +598,7 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
 
 int sim_preempt(struct sim *s, uint32_t j)
 {
-    if (j >= s->njobs || s->jobs[j].state != JOB_RUNNING)
+    if (j >= s->njobs || sim_job_at(s, j)->state != JOB_RUNNING)
         return refuse(s, "job %u is not running, so it cannot be preempted", j);
     stop_run(s, j, 0);
     return 0;
@@ -593,13 +606,14 @@ int sim_preempt(struct sim *s, uint32_t j)
 
 int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
 {
-    if (victim >= s->njobs || s->jobs[victim].state != JOB_RUNNING)
+    if (victim >= s->njobs || sim_job_at(s, victim)->state != JOB_RUNNING)
         return refuse(s, "job %u is not running, so it cannot be preempted",
                       victim);
-    if (j >= s->njobs ||
-        (s->jobs[j].state != JOB_QUEUED && s->jobs[j].state != JOB_PREEMPTED))
+    if (j >= s->njobs)
         return refuse(s, "job %u is not waiting", j);
-    const struct sim_job *v = &s->jobs[victim], *job = &s->jobs[j];
+    struct sim_job *v = sim_job_at(s, victim), *job = sim_job_at(s, j);
+    if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
+        return refuse(s, "job %u is not waiting", j);
     int32_t t = v->gpu_type;
     if (s->share || v->spread || v->slice || job->num_gpus != v->num_gpus ||
         !(job->allowed & (1u << t)) ||
@@ -608,8 +622,8 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     struct sim_seg seg = {s->segs[v->seg].node, v->num_gpus};
     struct sim_placement p = {t, 1, &seg, NULL};
     stop_run(s, victim, 1);
-    s->jobs[j].seg = s->jobs[victim].seg;
-    s->jobs[victim].seg = -1;
+    job->seg = v->seg;
+    v->seg = -1;
     s->busy_by_type[t] -= seg.gpus; /* begin_run counts them again */
     s->busy -= seg.gpus;
     return begin_run(s, j, &p, -1, 0);

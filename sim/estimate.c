@@ -24,7 +24,7 @@ int sim_set_est_mem(struct sim *s, uint32_t job, double mem_mb)
 {
     if (job >= s->njobs || !(mem_mb >= 0) || !(mem_mb < INFINITY))
         return SIM_EINVAL;
-    s->jobs[job].est_mem_mb = mem_mb;
+    sim_job_at(s, job)->est_mem_mb = mem_mb;
     return 0;
 }
 
@@ -58,7 +58,7 @@ static double override_s(const struct sim *s, uint32_t job, int32_t t)
 
 void sim_est_work_from_runtime(struct sim *s, uint32_t job)
 {
-    struct sim_job *j = &s->jobs[job];
+    struct sim_job *j = sim_job_at(s, job);
     int32_t best = -1;
     double unit = fastest_unit(s, j, &best);
     const struct sim_class_spec *cl = &s->classes[j->job_class];

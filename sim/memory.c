@@ -20,7 +20,7 @@ int sim_mem_overflows(const struct sim *s, uint32_t job, int32_t gpu_type)
 {
     SIM_ASSERT(job < s->njobs && gpu_type >= 0 &&
                gpu_type < s->cluster->ntypes);
-    double need = s->jobs[job].gpu_mem_mb;
+    double need = sim_job_at(s, job)->gpu_mem_mb;
     double cap = s->cluster->types[gpu_type].memory_mb;
     if (s->share && s->share->demand[job].gpu_milli < SHARE_MILLI)
         cap = cap * s->share->demand[job].gpu_milli / SHARE_MILLI;
@@ -30,7 +30,7 @@ int sim_mem_overflows(const struct sim *s, uint32_t job, int32_t gpu_type)
 double sim_est_mem_mb(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    return s->jobs[job].est_mem_mb;
+    return sim_job_at(s, job)->est_mem_mb;
 }
 
 double sim_est_runtime_s(const struct sim *s, uint32_t job, int gpu_type)
@@ -43,7 +43,7 @@ double sim_est_runtime_s(const struct sim *s, uint32_t job, int gpu_type)
         if (v > 0 && v < INFINITY)
             return v;
     }
-    const struct sim_job *j = &s->jobs[job];
+    const struct sim_job *j = sim_job_at(s, job);
     const struct sim_class_spec *cl = &s->classes[j->job_class];
     double unit = cl->unit_s[gpu_type] > 0 ? cl->unit_s[gpu_type]
                                            : cl->spread_unit_s[gpu_type];

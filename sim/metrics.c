@@ -77,6 +77,120 @@ static void sort_doubles(double *x, size_t n)
  * of its work on a faster one) does not count below 1. */
 #define SLOWDOWN_MIN_RUNTIME_S 10.0
 
+int sim_fold_init(struct sim_fold *f, const double *busy0, size_t cap)
+{
+    memset(f, 0, sizeof *f);
+    for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++) {
+        f->busy_by_type[t] = busy0 ? busy0[t] : 0; /* runs out of memory */
+        f->last_by_type[t] = -INFINITY;
+    }
+    f->first = INFINITY;
+    f->last = -INFINITY;
+    f->cap = cap ? cap : 1;
+    f->jct = malloc(f->cap * sizeof *f->jct);
+    return f->jct ? 0 : SIM_ENOMEM;
+}
+
+void sim_fold_free(struct sim_fold *f)
+{
+    free(f->jct);
+    f->jct = NULL;
+}
+
+/* Adds job I to the fold; jobs come in id order. */
+void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
+{
+    const struct sim_job *j = sim_job_at(s, i);
+    if (j->submit_time < f->first)
+        f->first = j->submit_time;
+    if (j->gpu_type >= 0) /* wasted runs counted on their own types */
+        f->busy_by_type[j->gpu_type] += (j->run_s - j->wasted_s) * j->num_gpus;
+    if (j->state == JOB_FAILED) {
+        if (j->failure == JOB_FAIL_UNSCHEDULABLE)
+            f->unschedulable++;
+        else
+            f->failed++;
+        return;
+    }
+    if (j->state != JOB_COMPLETED)
+        return;
+    double t = j->finish_time - j->submit_time;
+    double alone = sim_runtime_on(s, i, j->gpu_type, 0);
+    if (alone <= 0) /* a class that only runs spread */
+        alone = sim_runtime_on(s, i, j->gpu_type, 1);
+    if (f->n == f->cap) { /* a streaming run: grow by half */
+        size_t cap = f->cap + f->cap / 2 + 1024;
+        double *jct = realloc(f->jct, cap * sizeof *jct);
+        if (!jct) {
+            f->oom = 1;
+            return;
+        }
+        f->jct = jct;
+        f->cap = cap;
+    }
+    f->jct[f->n++] = t;
+    f->sum_jct += t;
+    f->sum_wait += t - j->run_s;
+    f->sum_slow += fmax(1.0, t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S));
+    if (j->finish_time > f->last)
+        f->last = j->finish_time;
+    if (j->finish_time > f->last_by_type[j->gpu_type])
+        f->last_by_type[j->gpu_type] = j->finish_time;
+}
+
+/* The element of rank K (from 0) of X[FROM..N), moving elements there
+ * (Hoare's selection, median of three): the value sorting would put at
+ * X[K], without sorting's buffer. */
+static double select_rank(double *x, size_t from, size_t n, size_t k)
+{
+    size_t lo = from, hi = n - 1;
+    while (hi > lo) {
+        double a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
+        double pivot = a < b ? (b < c ? b : a < c ? c : a)
+                             : (a < c ? a : b < c ? c : b);
+        size_t i = lo, j = hi; /* Hoare: [lo, j] <= pivot <= [j + 1, hi] */
+        for (;;) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            double t = x[i];
+            x[i++] = x[j];
+            x[j--] = t;
+        }
+        if (k <= j)
+            hi = j;
+        else
+            lo = j + 1;
+    }
+    return x[k];
+}
+
+/* GSL's gsl_stats_quantile_from_sorted_data (R's type 7) from the two
+ * order statistics it reads, found by selection in X[FROM..N), where the
+ * ranks of all of X lie when X[0..FROM) holds its FROM least values (a
+ * lower quantile's selection leaves them there): *FROM moves up to the
+ * rank read, for the next, higher quantile. */
+static double quantile_by_selection(double *x, size_t n, double p,
+                                    size_t *from)
+{
+    double index = p * (double)(n - 1);
+    size_t lhs = (size_t)(int)index;
+    double delta = index - (double)lhs;
+    double a = select_rank(x, *from, n, lhs);
+    *from = lhs;
+    if (lhs == n - 1)
+        return a;
+    /* rank lhs + 1: the least of what selection left above rank lhs */
+    double b = x[lhs + 1];
+    for (size_t i = lhs + 2; i < n; i++)
+        if (x[i] < b)
+            b = x[i];
+    return (1 - delta) * a + delta * b;
+}
+
 int sim_summarize(const struct sim *s, struct sim_summary *out)
 {
     const struct cluster *c = s->cluster;
@@ -87,65 +201,50 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
     out->overhead_gpu_s = s->overhead_gpu_s;
     out->oom_events = s->oom_events;
     out->wasted_gpu_s = s->wasted_gpu_s;
-    double *jct = malloc((s->njobs ? s->njobs : 1) * sizeof *jct);
-    if (!jct)
+    struct sim_fold whole, *f = sim_stream_fold(s);
+    if (!f) {
+        f = &whole;
+        if (sim_fold_init(f, s->wasted_by_type, s->njobs) != 0)
+            return SIM_ENOMEM;
+        for (size_t i = 0; i < s->njobs; i++)
+            sim_fold_job(f, s, (uint32_t)i);
+    } else if (f->oom)
         return SIM_ENOMEM;
-    double busy_by_type[SIM_MAX_GPU_TYPES] = {0};
-    double last_by_type[SIM_MAX_GPU_TYPES];
-    for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++) {
-        busy_by_type[t] = s->wasted_by_type[t]; /* runs out of memory */
-        last_by_type[t] = -INFINITY;
-    }
-    double sum_jct = 0, sum_wait = 0, sum_slow = 0;
-    double first = INFINITY, last = -INFINITY;
-    size_t n = 0;
-    for (size_t i = 0; i < s->njobs; i++) {
-        const struct sim_job *j = &s->jobs[i];
-        if (j->submit_time < first)
-            first = j->submit_time;
-        if (j->gpu_type >= 0) /* wasted runs counted on their own types */
-            busy_by_type[j->gpu_type] += (j->run_s - j->wasted_s) *
-                                         j->num_gpus;
-        if (j->state == JOB_FAILED) {
-            if (j->failure == JOB_FAIL_UNSCHEDULABLE)
-                out->jobs_unschedulable++;
-            else
-                out->jobs_failed++;
-            continue;
-        }
-        if (j->state != JOB_COMPLETED)
-            continue;
-        double t = j->finish_time - j->submit_time;
-        double alone = sim_runtime_on(s, (uint32_t)i, j->gpu_type, 0);
-        if (alone <= 0) /* a class that only runs spread */
-            alone = sim_runtime_on(s, (uint32_t)i, j->gpu_type, 1);
-        jct[n++] = t;
-        sum_jct += t;
-        sum_wait += t - j->run_s;
-        sum_slow += fmax(1.0, t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S));
-        if (j->finish_time > last)
-            last = j->finish_time;
-        if (j->finish_time > last_by_type[j->gpu_type])
-            last_by_type[j->gpu_type] = j->finish_time;
-    }
+    double *busy_by_type = f->busy_by_type, *last_by_type = f->last_by_type;
+    double first = f->first, last = f->last;
+    double *jct = f->jct;
+    size_t n = f->n;
+    out->jobs_unschedulable = f->unschedulable;
+    out->jobs_failed = f->failed;
     for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++)
         out->per_type_completion_s[t] = last_by_type[t] > -INFINITY
                                             ? last_by_type[t] - first
                                             : NAN;
     out->jobs_completed = n;
     if (n > 0) {
-        sort_doubles(jct, n);
         out->first_submit = first;
         out->last_finish = last;
         out->makespan_s = last - first;
-        out->avg_jct_s = sum_jct / (double)n;
-        out->median_jct_s = gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.5);
-        out->p95_jct_s = gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.95);
-        out->p99_jct_s = gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.99);
-        out->avg_wait_s = sum_wait / (double)n;
-        out->avg_slowdown = sum_slow / (double)n;
+        out->avg_jct_s = f->sum_jct / (double)n;
+        if (f == &whole) {
+            sort_doubles(jct, n);
+            out->median_jct_s =
+                gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.5);
+            out->p95_jct_s =
+                gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.95);
+            out->p99_jct_s =
+                gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.99);
+        } else { /* no buffer of n more doubles: selection */
+            size_t from = 0;
+            out->median_jct_s = quantile_by_selection(jct, n, 0.5, &from);
+            out->p95_jct_s = quantile_by_selection(jct, n, 0.95, &from);
+            out->p99_jct_s = quantile_by_selection(jct, n, 0.99, &from);
+        }
+        out->avg_wait_s = f->sum_wait / (double)n;
+        out->avg_slowdown = f->sum_slow / (double)n;
     }
-    free(jct);
+    if (f == &whole)
+        sim_fold_free(f);
     for (int32_t t = 0; t < c->ntypes; t++) {
         out->busy_gpu_s += busy_by_type[t];
         if (out->makespan_s > 0)

@@ -12,6 +12,7 @@
  * one node's free count moves the cluster's sum by one difference. As in
  * FGD, a task fits a node only if that node alone holds it: the engine's
  * spread placements are not counted. */
+#include <math.h>
 #include <string.h>
 
 #include "sim_internal.h"
@@ -24,7 +25,25 @@ struct sim_frag {
     int64_t sum; /* N x the cluster's fragmentation now */
     double area; /* N x its integral up to last_t */
     double last_t;
+    /* A streaming run (stream.c) learns N and the jobs' mix only at the
+     * end: table then counts jobs by (type, GPUs) as they are read, and
+     * each update is logged (to a temporary file once the block is full)
+     * and replayed in sim_frag_area, with the same operations in the same
+     * order, so the same double. */
+    int deferred;
+    int32_t cells;
+    uint32_t *log; /* (FRAG_LOG) words: see log_update */
+    size_t nlog;
+    FILE *spill;
+    double first_t, log_t;
 };
+
+/* The log: a word per update, cell FROM in bits 0-14, TO in 15-29, and
+ * bit 31 set when the update's time (two more words: a double's bits, low
+ * half first) differs from the previous one's. */
+#define FRAG_LOG ((size_t)1 << 18)
+#define FRAG_TIME (1u << 31)
+#define FRAG_MAX_CELLS (1 << 15)
 
 /* N x F(t, .) from the jobs: f x (N - jobs allowed on t with k <= f). */
 static void fill_type(struct sim *s, int32_t t, int64_t *row, int32_t maxf)
@@ -32,7 +51,7 @@ static void fill_type(struct sim *s, int32_t t, int64_t *row, int32_t maxf)
     int64_t fit = 0;
     memset(row, 0, (size_t)(maxf + 1) * sizeof *row);
     for (size_t j = 0; j < s->njobs; j++) { /* row[k] counts jobs first */
-        const struct sim_job *job = &s->jobs[j];
+        const struct sim_job *job = sim_job_at(s, j);
         if ((job->allowed >> t & 1u) && job->num_gpus <= maxf)
             row[job->num_gpus]++;
     }
@@ -58,29 +77,161 @@ int sim_frag_init(struct sim *s)
         free(fr);
         return SIM_ENOMEM;
     }
+    fr->cells = cells;
+    if (s->stream) {
+        memset(fr->table, 0, (size_t)cells * sizeof *fr->table);
+        fr->deferred = 1;
+        fr->log_t = NAN;
+        s->frag = fr;
+        if (cells > FRAG_MAX_CELLS)
+            return SIM_EINVAL;
+        if (!(fr->log = malloc(FRAG_LOG * sizeof *fr->log)))
+            return SIM_ENOMEM; /* freed by sim_frag_free */
+        return 0;
+    }
     for (int32_t t = 0; t < c->ntypes; t++)
         fill_type(s, t, fr->table + fr->off[t], c->types[t].max_per_node);
     for (int32_t i = 0; i < c->nnodes; i++)
         fr->sum += fr->table[fr->off[c->nodes[i].gpu_type] + s->node_free[i]];
-    fr->last_t = s->njobs ? s->jobs[s->order[0]].submit_time : 0;
+    fr->last_t = s->njobs ? sim_job_at(s, s->order[0])->submit_time : 0;
     s->frag = fr;
     return 0;
+}
+
+static void log_word(struct sim *s, struct sim_frag *fr, uint32_t w)
+{
+    if (fr->nlog == FRAG_LOG) {
+        if ((!fr->spill && !(fr->spill = tmpfile())) ||
+            fwrite(fr->log, sizeof *fr->log, FRAG_LOG, fr->spill) != FRAG_LOG)
+            s->oom = 1; /* the run stops: out of memory (or of disk) */
+        fr->nlog = 0;
+    }
+    fr->log[fr->nlog++] = w;
+}
+
+static void log_update(struct sim *s, struct sim_frag *fr, uint32_t from,
+                       uint32_t to)
+{
+    int new_t = !(s->now == fr->log_t);
+    log_word(s, fr, from | to << 15 | (new_t ? FRAG_TIME : 0));
+    if (new_t) {
+        uint64_t b;
+        memcpy(&b, &s->now, sizeof b);
+        log_word(s, fr, (uint32_t)b);
+        log_word(s, fr, (uint32_t)(b >> 32));
+        fr->log_t = s->now;
+    }
 }
 
 void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
                      int32_t new_free)
 {
     struct sim_frag *fr = s->frag;
-    const int64_t *row = fr->table + fr->off[s->cluster->nodes[node].gpu_type];
+    int32_t off = fr->off[s->cluster->nodes[node].gpu_type];
+    if (fr->deferred) {
+        log_update(s, fr, (uint32_t)(off + old_free),
+                   (uint32_t)(off + new_free));
+        return;
+    }
+    const int64_t *row = fr->table + off;
     fr->area += (double)fr->sum * (s->now - fr->last_t);
     fr->last_t = s->now;
     fr->sum += row[new_free] - row[old_free];
 }
 
+void sim_frag_count_job(struct sim *s, uint32_t j)
+{
+    struct sim_frag *fr = s->frag;
+    const struct sim_job *job = sim_job_at(s, j);
+    if (j == 0)
+        fr->first_t = job->submit_time;
+    for (int32_t t = 0; t < s->cluster->ntypes; t++)
+        if ((job->allowed >> t & 1u) &&
+            job->num_gpus <= s->cluster->types[t].max_per_node)
+            fr->table[fr->off[t] + job->num_gpus]++; /* counts, as fill_type */
+}
+
+/* The log's words: the spilled blocks, then the block in memory. */
+struct words {
+    FILE *f;
+    uint32_t *buf; /* (FRAG_LOG) */
+    const uint32_t *p, *end, *tail;
+    size_t ntail;
+};
+
+static int get_word(struct words *w, uint32_t *out)
+{
+    while (w->p == w->end) {
+        size_t got = w->f ? fread(w->buf, sizeof *w->buf, FRAG_LOG, w->f) : 0;
+        if (got) {
+            w->p = w->buf;
+            w->end = w->buf + got;
+            continue;
+        }
+        w->f = NULL;
+        if (!w->tail)
+            return 0;
+        w->p = w->tail;
+        w->end = w->tail + w->ntail;
+        w->tail = NULL;
+    }
+    *out = *w->p++;
+    return 1;
+}
+
+/* A streaming run's area: the table from the counts, then the log
+ * replayed with sim_frag_update's operations in its order. */
+static double deferred_area(const struct sim *s)
+{
+    const struct sim_frag *fr = s->frag;
+    const struct cluster *c = s->cluster;
+    int64_t *row = malloc((size_t)fr->cells * sizeof *row);
+    struct words w = {fr->spill, malloc(FRAG_LOG * sizeof(uint32_t)),
+                      NULL,      NULL,
+                      fr->log,   fr->nlog};
+    double area = 0, last_t = fr->first_t, now = fr->first_t;
+    int64_t sum = 0;
+    uint32_t x, lo, hi;
+    if (!row || !w.buf || (fr->spill && fseek(fr->spill, 0, SEEK_SET))) {
+        free(row);
+        free(w.buf);
+        return NAN;
+    }
+    for (int32_t t = 0; t < c->ntypes; t++) { /* as fill_type */
+        int64_t fit = 0;
+        for (int32_t f = 0; f <= c->types[t].max_per_node; f++) {
+            fit += fr->table[fr->off[t] + f];
+            row[fr->off[t] + f] = f * ((int64_t)s->njobs - fit);
+        }
+    }
+    for (int32_t i = 0; i < c->nnodes; i++)
+        sum += row[fr->off[c->nodes[i].gpu_type] + c->nodes[i].gpus];
+    while (get_word(&w, &x)) {
+        if (x & FRAG_TIME) {
+            if (!get_word(&w, &lo) || !get_word(&w, &hi))
+                break;
+            uint64_t b = lo | (uint64_t)hi << 32;
+            memcpy(&now, &b, sizeof now);
+        }
+        area += (double)sum * (now - last_t);
+        last_t = now;
+        sum += row[x >> 15 & 0x7fff] - row[x & 0x7fff];
+    }
+    if (fr->spill && ferror(fr->spill))
+        area = NAN;
+    free(row);
+    free(w.buf);
+    return area;
+}
+
 void sim_frag_free(struct sim *s)
 {
-    if (s->frag)
+    if (s->frag) {
         free(s->frag->table);
+        free(s->frag->log);
+        if (s->frag->spill)
+            fclose(s->frag->spill);
+    }
     free(s->frag);
     s->frag = NULL;
 }
@@ -89,6 +240,8 @@ double sim_frag_area(const struct sim *s)
 {
     if (s->share)
         return s->share->frag_area / SHARE_MILLI;
+    if (s->frag && s->frag->deferred && s->njobs)
+        return deferred_area(s) / (double)s->njobs;
     return s->frag && s->njobs ? s->frag->area / (double)s->njobs : 0;
 }
 
@@ -96,5 +249,7 @@ double sim_frag_gpus(const struct sim *s)
 {
     if (s->share)
         return sim_share_frag_gpus(s);
+    if (s->frag && s->frag->deferred)
+        return 0; /* not known before the end (a streaming run) */
     return s->frag && s->njobs ? (double)s->frag->sum / (double)s->njobs : 0;
 }

@@ -34,7 +34,8 @@ int sim_share_fits_if_freed(const struct sim *s, uint32_t w,
 {
     size_t cap = 0, nc = 0;
     for (size_t k = 0; k < n; k++)
-        for (int32_t i = s->jobs[victims[k]].seg; i >= 0; i = s->segs[i].next)
+        for (int32_t i = sim_job_at(s, victims[k])->seg; i >= 0;
+             i = s->segs[i].next)
             cap++;
     struct node_copy *c = malloc((cap ? cap : 1) * sizeof *c);
     if (!c)
@@ -47,11 +48,11 @@ int sim_share_fits_if_freed(const struct sim *s, uint32_t w,
             share_node_give(copy_of(s, c, &nc, a->node), &d, a);
             continue;
         }
-        for (int32_t i = s->jobs[v].seg; i >= 0; i = s->segs[i].next) {
+        for (int32_t i = sim_job_at(s, v)->seg; i >= 0; i = s->segs[i].next) {
             struct share_alloc at = {s->segs[i].node, -1, s->segs[i].mask};
             struct share_demand part = d;
             part.num_gpus = s->segs[i].gpus;
-            if (i != s->jobs[v].seg)
+            if (i != sim_job_at(s, v)->seg)
                 part.cpu_milli = 0, part.memory_mib = 0;
             share_node_give(copy_of(s, c, &nc, at.node), &part, &at);
         }

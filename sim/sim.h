@@ -247,6 +247,28 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec);
 int sim_run(struct sim *s, const struct sim_policy *p,
             const struct sim_observer *obs, struct sim_error *err);
 
+/* A streaming run (docs/streaming.md): instead of sim_add_job before the
+ * run, jobs come from NEXT, asked for one at a time when the arrivals read
+ * so far are used up. NEXT fills *out and returns 0, 1 at the end, or a
+ * negative code that stops the run. Jobs must come in order of submit
+ * time (SIM_EINVAL otherwise); their ids are 0, 1, ... in that order.
+ * After each instant, finished jobs are retired in id order: RETIRE (may
+ * be NULL) reads job J a last time, then the engine may free it; policies
+ * must not keep the ids of finished jobs. sim_summarize then works from a
+ * fold of the retired jobs in id order (the same sums in the same order as
+ * a whole-trace run, so the same doubles), with 8 bytes per job for the
+ * JCT quantiles. Before sim_run and before any sim_add_job; 0, SIM_EINVAL
+ * or SIM_ENOMEM. */
+struct sim_source {
+    void *ctx;
+    int (*next)(void *ctx, struct sim_job_spec *out);
+    void (*retire)(void *ctx, const struct sim *s, uint32_t job);
+};
+int sim_set_source(struct sim *s, const struct sim_source *src);
+
+/* Streaming run: job chunks held now and at most so far (a test hook). */
+size_t sim_live_chunks(const struct sim *s, size_t *peak);
+
 /* ---- The view a policy reads -------------------------------------------- */
 
 double sim_now(const struct sim *s);

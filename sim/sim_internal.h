@@ -85,8 +85,11 @@ struct sim_seg_slot {
 struct sim {
     const struct cluster *cluster;
     uint64_t seed;
-    struct sim_job *jobs; /* (njobs) indexed by job id */
-    size_t njobs, jobs_cap;
+    /* Jobs by id in chunks of SIM_CHUNK jobs (sim_job_at); a streaming run
+     * (stream.c) frees a chunk once all its jobs are retired. */
+    struct sim_job **chunks; /* (chunks_cap), NULL where freed */
+    size_t njobs, chunks_cap;
+    struct sim_stream *stream; /* streaming run (stream.c), or NULL */
     uint32_t *order;      /* (njobs) job ids by submit time, then id */
     size_t next_arrival;
     struct sim_heap heap;
@@ -144,6 +147,52 @@ struct sim {
 
     struct sim_share *share; /* GPU sharing (colocate.c), or NULL */
 };
+
+/* Job J (< njobs, not retired by a streaming run). */
+#define SIM_CHUNK_BITS 14
+#define SIM_CHUNK ((size_t)1 << SIM_CHUNK_BITS)
+#define sim_job_at(s, j)                                                       \
+    (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
+
+/* ---- Streaming run (stream.c) ------------------------------------------- */
+
+/* Asks the source for the next job when the arrivals read so far are used
+ * up; 0 when one was added, 1 at the end or on an error (recorded). */
+int sim_stream_read(struct sim *s);
+/* After an instant: retires finished jobs in id order, frees chunks. */
+void sim_stream_retire(struct sim *s);
+/* Whether the source failed (the run stops); after the loop: the last
+ * retirements, and the source's error as the run's (0 or its code). */
+int sim_stream_failed(const struct sim *s);
+int sim_stream_end(struct sim *s, struct sim_error *err);
+/* Whether job J has been retired (its chunk may be gone). */
+int sim_stream_retired(const struct sim *s, uint32_t j);
+void sim_stream_free(struct sim *s);
+/* A chunk freed by retirement, kept for reuse (its pages stay mapped),
+ * or NULL. */
+struct sim_job *sim_stream_spare(struct sim *s);
+/* The fold of the retired jobs, or NULL when not streaming. */
+struct sim_fold *sim_stream_fold(const struct sim *s);
+/* run_frag.c, streaming: counts job J into the workload of the
+ * fragmentation, which is known only at the end (the updates are logged
+ * to a temporary file and replayed in sim_frag_area). */
+void sim_frag_count_job(struct sim *s, uint32_t j);
+/* Appends a job to the store (sim_add_job's checks done); 0 or
+ * SIM_ENOMEM. */
+int sim_store_job(struct sim *s, const struct sim_job *job);
+
+/* Summary as a fold over jobs in id order (metrics.c). */
+struct sim_fold {
+    double busy_by_type[SIM_MAX_GPU_TYPES], last_by_type[SIM_MAX_GPU_TYPES];
+    double sum_jct, sum_wait, sum_slow, first, last;
+    size_t n, unschedulable, failed, cap;
+    double *jct; /* (cap) JCTs of completed jobs, 8 bytes per job */
+    int oom;
+};
+/* BUSY0: the busy GPU-s each type starts from (wasted_by_type). */
+int sim_fold_init(struct sim_fold *f, const double *busy0, size_t cap);
+void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t j);
+void sim_fold_free(struct sim_fold *f);
 
 /* ---- GPU sharing (colocate.c) ------------------------------------------- */
 
@@ -215,7 +264,7 @@ double sim_frag_area(const struct sim *s);
 /* Orders jobs by (submit time, id) into s->order. 0 or SIM_ENOMEM. */
 int sim_sort_arrivals(struct sim *s);
 /* Whether some allowed GPU type has enough GPUs in total for the job. */
-int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job);
+int sim_job_fits_somewhere(const struct sim *s, uint32_t j);
 /* Takes the GPUs of a checked placement for job J. 0 or SIM_ENOMEM. */
 int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p);
 void sim_node_add_free(struct sim *s, int32_t node, int32_t gpus);

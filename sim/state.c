@@ -62,7 +62,10 @@ void sim_destroy(struct sim *s)
     for (int32_t t = 0; t < SIM_MAX_GPU_TYPES; t++)
         sim_freemap_free(&s->maps[t]);
     sim_heap_free(&s->heap);
-    free(s->jobs);
+    for (size_t c = 0; c < s->chunks_cap; c++)
+        free(s->chunks[c]);
+    free(s->chunks);
+    sim_stream_free(s);
     free(s->drop_why);
     free(s->rates);
     free(s->order);
@@ -143,23 +146,16 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
 {
     uint32_t all =
         s->cluster->ntypes >= 32 ? UINT32_MAX : (1u << s->cluster->ntypes) - 1u;
-    if (s->ran || !(spec->submit_time >= 0) || !(spec->work > 0) ||
-        !(spec->submit_time < INFINITY) || !(spec->work < INFINITY) ||
-        spec->num_gpus < 1 || (spec->allowed & ~all) || spec->job_class < 0 ||
+    if ((s->ran && !s->stream) || !(spec->submit_time >= 0) ||
+        !(spec->work > 0) || !(spec->submit_time < INFINITY) ||
+        !(spec->work < INFINITY) || spec->num_gpus < 1 ||
+        (spec->allowed & ~all) || spec->job_class < 0 ||
         spec->job_class >= s->nclasses || !(spec->est_work >= 0) ||
         !(spec->est_work < INFINITY) || !(spec->gpu_mem_mb >= 0) ||
         !(spec->gpu_mem_mb < INFINITY) || !(spec->est_mem_mb >= 0) ||
         !(spec->est_mem_mb < INFINITY) || s->njobs >= INT32_MAX)
         return SIM_EINVAL;
-    if (s->njobs == s->jobs_cap) {
-        size_t cap = s->jobs_cap ? s->jobs_cap * 2 : 1024;
-        struct sim_job *jobs = realloc(s->jobs, cap * sizeof *jobs);
-        if (!jobs)
-            return SIM_ENOMEM;
-        s->jobs = jobs;
-        s->jobs_cap = cap;
-    }
-    s->jobs[s->njobs++] = (struct sim_job){
+    struct sim_job job = (struct sim_job){
         .submit_time = spec->submit_time,
         .work = spec->work,
         .start_time = -1,
@@ -180,6 +176,29 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         .seg = -1,
         .state = JOB_SUBMITTED,
     };
+    return sim_store_job(s, &job);
+}
+
+int sim_store_job(struct sim *s, const struct sim_job *job)
+{
+    size_t c = s->njobs >> SIM_CHUNK_BITS;
+    if (c >= s->chunks_cap) {
+        size_t cap = s->chunks_cap ? 2 * s->chunks_cap : 64;
+        struct sim_job **chunks = realloc(s->chunks, cap * sizeof *chunks);
+        if (!chunks)
+            return SIM_ENOMEM;
+        memset(chunks + s->chunks_cap, 0,
+               (cap - s->chunks_cap) * sizeof *chunks);
+        s->chunks = chunks;
+        s->chunks_cap = cap;
+    }
+    if (!s->chunks[c] && s->stream) /* a retired chunk, pages kept */
+        s->chunks[c] = sim_stream_spare(s);
+    if (!s->chunks[c] &&
+        !(s->chunks[c] = malloc(SIM_CHUNK * sizeof *s->chunks[c])))
+        return SIM_ENOMEM;
+    *sim_job_at(s, s->njobs) = *job;
+    s->njobs++;
     return 0;
 }
 
@@ -204,7 +223,8 @@ int sim_sort_arrivals(struct sim *s)
     int sorted = 1;
     for (size_t i = 0; i < s->njobs; i++) {
         s->order[i] = (uint32_t)i;
-        if (i > 0 && s->jobs[i].submit_time < s->jobs[i - 1].submit_time)
+        if (i > 0 &&
+            sim_job_at(s, i)->submit_time < sim_job_at(s, i - 1)->submit_time)
             sorted = 0;
     }
     if (sorted)
@@ -214,7 +234,8 @@ int sim_sort_arrivals(struct sim *s)
     if (!keys)
         return SIM_ENOMEM;
     for (size_t i = 0; i < s->njobs; i++)
-        keys[i] = (struct arrival_key){s->jobs[i].submit_time, (uint32_t)i};
+        keys[i] =
+            (struct arrival_key){sim_job_at(s, i)->submit_time, (uint32_t)i};
     qsort(keys, s->njobs, sizeof *keys, by_submit);
     for (size_t i = 0; i < s->njobs; i++)
         s->order[i] = keys[i].job;
@@ -222,11 +243,12 @@ int sim_sort_arrivals(struct sim *s)
     return 0;
 }
 
-int sim_job_fits_somewhere(const struct sim *s, const struct sim_job *job)
+int sim_job_fits_somewhere(const struct sim *s, uint32_t j)
 {
     const struct cluster *c = s->cluster;
+    const struct sim_job *job = sim_job_at(s, j);
     if (s->share)
-        return sim_share_fits_somewhere(s, (uint32_t)(job - s->jobs));
+        return sim_share_fits_somewhere(s, j);
     for (int32_t t = 0; t < c->ntypes; t++)
         if ((job->allowed & (1u << t)) && job->num_gpus <= c->types[t].gpus)
             return 1;
@@ -268,7 +290,7 @@ int sim_take_gpus(struct sim *s, uint32_t j, const struct sim_placement *p)
         if (!s->share) /* else sim_share_start counts milli-GPUs */
             sim_node_add_free(s, p->seg[i].node, -p->seg[i].gpus);
     }
-    s->jobs[j].seg = head;
+    sim_job_at(s, j)->seg = head;
     return 0;
 }
 
@@ -300,13 +322,14 @@ size_t sim_queue_len(const struct sim *s)
 const struct sim_job *sim_job(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    return &s->jobs[job];
+    SIM_ASSERT(!s->stream || !sim_stream_retired(s, job)); /* gone */
+    return sim_job_at(s, job);
 }
 
 int32_t sim_queue_next(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    return s->jobs[job].next;
+    return sim_job_at(s, job)->next;
 }
 
 int32_t sim_free_gpus(const struct sim *s, int32_t gpu_type)
@@ -346,20 +369,20 @@ void sim_set_restart_overhead(struct sim *s, double seconds)
 void sim_set_job_restart_overhead(struct sim *s, uint32_t job, double seconds)
 {
     SIM_ASSERT(!s->ran && job < s->njobs && seconds >= 0 && seconds < INFINITY);
-    s->jobs[job].restart_s = seconds;
+    sim_job_at(s, job)->restart_s = seconds;
 }
 
 double sim_attained_s(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    const struct sim_job *j = &s->jobs[job];
+    const struct sim_job *j = sim_job_at(s, job);
     return j->run_s + (j->state == JOB_RUNNING ? s->now - j->last_start : 0);
 }
 
 double sim_work_left(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    const struct sim_job *j = &s->jobs[job];
+    const struct sim_job *j = sim_job_at(s, job);
     if (j->state != JOB_RUNNING || j->doomed ||
         j->slice == 1 + SIM_RUN_NO_PROGRESS) /* a run that does nothing */
         return j->work_left;
@@ -386,7 +409,7 @@ double sim_runtime_on(const struct sim *s, uint32_t job, int32_t gpu_type,
 {
     SIM_ASSERT(job < s->njobs && gpu_type >= 0 &&
                gpu_type < s->cluster->ntypes);
-    const struct sim_job *j = &s->jobs[job];
+    const struct sim_job *j = sim_job_at(s, job);
     const struct sim_class_spec *cl = &s->classes[j->job_class];
     return j->work * (spread ? cl->spread_unit_s : cl->unit_s)[gpu_type];
 }

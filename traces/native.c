@@ -473,44 +473,186 @@ static int read_rows(struct reader *r, struct trace_error *e)
     }
 }
 
-int trace_read_native(const char *path, int flags, struct trace **out,
+/* ---- whole traces and streams -------------------------------------------- */
+
+/* A native trace opened with its header read: trace_read_native reads the
+ * rest whole; a streaming run reads it row by row (trace_native_next). */
+struct trace_native {
+    struct reader r;
+    struct trace_idset *seen; /* ids of the rows streamed so far */
+    double last_submit;
+    struct trace_csv_row row; /* the row just streamed */
+};
+
+int trace_native_open(const char *path, int flags, struct trace_native **out,
                       struct trace_error *err)
 {
-    struct reader r;
     struct trace_error e;
     int rc;
-    memset(&r, 0, sizeof r);
     memset(&e, 0, sizeof e);
+    struct trace_native *n = calloc(1, sizeof *n);
     *out = NULL;
-    r.path = path;
-    r.flags = flags;
-    r.trace = trace_create();
-    if (!r.trace) {
+    if (!n || !(n->r.trace = trace_create())) {
+        free(n);
         trace_error_set(&e, path, 0, 0, "out of memory");
         rc = TRACE_ENOMEM;
         goto done;
     }
-    r.trace->format = TRACE_FMT_NATIVE;
-    rc = trace_csv_open(path, &r.csv, &e);
+    n->r.path = path;
+    n->r.flags = flags;
+    n->r.trace->format = TRACE_FMT_NATIVE;
+    rc = trace_csv_open(path, &n->r.csv, &e);
     if (!rc)
-        rc = read_header(&r, &e);
-    if (!rc)
-        rc = read_rows(&r, &e);
-    if (!rc && r.trace->njobs == 0) {
-        trace_error_set(&e, path, 0, 0, "trace has no jobs");
-        rc = TRACE_EPARSE;
-    }
+        rc = read_header(&n->r, &e);
+    if (rc)
+        trace_native_close(n);
+    else
+        *out = n;
 done:
-    trace_csv_close(r.csv);
-    free(r.ids.slots);
-    if (rc) {
-        trace_destroy(r.trace);
-    } else {
-        trace_finish(r.trace);
-        *out = r.trace;
-        e = r.skipped; /* success: describe the first skipped row, if any */
-    }
     if (err)
         *err = e;
     return rc;
+}
+
+void trace_native_close(struct trace_native *n)
+{
+    if (!n)
+        return;
+    trace_csv_close(n->r.csv);
+    free(n->r.ids.slots);
+    trace_destroy(n->r.trace);
+    trace_idset_destroy(n->seen);
+    free(n);
+}
+
+int trace_native_has_column(const struct trace_native *n, const char *name)
+{
+    for (size_t k = 0; k < n->r.ncols; k++)
+        if (strcmp(cols[n->r.col_of[k]].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+const struct trace *trace_native_trace(const struct trace_native *n)
+{
+    return n->r.trace;
+}
+
+int trace_native_read_all(struct trace_native *n, struct trace **out,
+                          struct trace_error *err)
+{
+    struct reader *r = &n->r;
+    struct trace_error e;
+    memset(&e, 0, sizeof e);
+    *out = NULL;
+    int rc = read_rows(r, &e);
+    if (!rc && r->trace->njobs == 0) {
+        trace_error_set(&e, r->path, 0, 0, "trace has no jobs");
+        rc = TRACE_EPARSE;
+    }
+    if (!rc) {
+        trace_finish(r->trace);
+        *out = r->trace;
+        r->trace = NULL;
+        e = r->skipped; /* success: describe the first skipped row, if any */
+    }
+    trace_native_close(n);
+    if (err)
+        *err = e;
+    return rc;
+}
+
+/* Checks a streamed row's id against the ids before it. */
+static int stream_id(struct trace_native *n, struct trace_error *e)
+{
+    const struct trace_csv_field *id = &n->row.fields[n->r.id_field];
+    char buf[TRACE_SHOWN_SIZE];
+    if (!n->seen && !(n->seen = trace_idset_create()))
+        return TRACE_ENOMEM;
+    int rc = trace_idset_add(n->seen, id->text, id->len);
+    if (rc <= 0)
+        return rc;
+    trace_error_set(e, n->r.path, n->row.line, (long)n->r.id_field + 1,
+                    "duplicate job_id \"%s\" (%s)",
+                    trace_shown(buf, id->text, id->len),
+                    rc == 1 ? "an earlier row has it"
+                            : "an earlier row has it, or an id with the "
+                              "same 64-bit hash: docs/streaming.md");
+    return TRACE_EPARSE;
+}
+
+int trace_native_next(struct trace_native *n, struct trace_job *job,
+                      struct trace_error *err)
+{
+    struct reader *r = &n->r;
+    for (;;) {
+        struct trace_error why;
+        *job = trace_job_defaults;
+        int got = trace_csv_next(r->csv, &n->row, &why), rc = 0;
+        if (got < 0) { /* the tokenizer cannot go on: never skipped */
+            *err = why;
+            return got;
+        }
+        if (got == TRACE_CSV_END) {
+            *err = r->skipped; /* as read_all: the first row skipped */
+            if (r->trace->njobs > 0)
+                return 0;
+            trace_error_set(err, r->path, 0, 0, "trace has no jobs");
+            return TRACE_EPARSE;
+        }
+        if (got == TRACE_CSV_BAD_ROW) {
+            trace_error_set(&why, r->path, n->row.line,
+                            (long)n->row.bad_field + 1, "%s", n->row.bad);
+            rc = TRACE_EPARSE;
+        } else
+            rc = check_row(r, &n->row, job, &why);
+        if (!rc)
+            rc = stream_id(n, &why);
+        if (rc == TRACE_ENOMEM) {
+            trace_error_set(err, r->path, n->row.line, 0, "out of memory");
+            return rc;
+        }
+        if (rc) { /* skipped under TRACE_SKIP_BAD_ROWS, or an error */
+            if ((rc = row_failed(r, rc, &why, err)) != 0)
+                return rc;
+            continue;
+        }
+        if (r->trace->njobs > 0 && job->submit_time < n->last_submit) {
+            trace_error_set(err, r->path, n->row.line, 0,
+                            "submit_time %.17g is before the previous row's "
+                            "(%.17g): a trace read from a pipe must be sorted "
+                            "by submit_time (sort it, or pass a file)",
+                            job->submit_time, n->last_submit);
+            return TRACE_EUNSORTED;
+        }
+        n->last_submit = job->submit_time;
+        r->trace->njobs++; /* counted, not kept */
+        job->line =
+            n->row.line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)n->row.line;
+        return 1;
+    }
+}
+
+const char *trace_native_text(const struct trace_native *n, const char *name,
+                              char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < n->r.ncols; k++) {
+        if (strcmp(cols[n->r.col_of[k]].name, name) != 0)
+            continue;
+        const struct trace_csv_field *f = &n->row.fields[n->r.field_of[k]];
+        size_t len = f->len < cap - 1 ? f->len : cap - 1;
+        memcpy(buf, f->text, len);
+        buf[len] = '\0';
+    }
+    return buf;
+}
+
+int trace_read_native(const char *path, int flags, struct trace **out,
+                      struct trace_error *err)
+{
+    struct trace_native *n;
+    *out = NULL;
+    int rc = trace_native_open(path, flags, &n, err);
+    return rc ? rc : trace_native_read_all(n, out, err);
 }

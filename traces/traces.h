@@ -15,7 +15,8 @@
     X(TRACE_EIO, -1, "cannot read file")                     \
     X(TRACE_EPARSE, -2, "malformed trace")                   \
     X(TRACE_ENOMEM, -3, "out of memory")                     \
-    X(TRACE_EFORMAT, -4, "unknown trace format")
+    X(TRACE_EFORMAT, -4, "unknown trace format")             \
+    X(TRACE_EUNSORTED, -5, "trace not sorted by submit_time")
 
 enum trace_errno {
 #define TRACE_ERRNO_ENUM(name, value, text) name = value,
@@ -290,6 +291,36 @@ int trace_read_alibaba_nodes_flags(const char *path, int flags,
                                    struct trace_nodes **out,
                                    struct trace_error *err);
 void trace_nodes_destroy(struct trace_nodes *n);
+
+/* ---- A native trace row by row (native.c) ------------------------------ */
+
+/* trace_read_native in steps: open reads the header (the contract of
+ * trace_read_native for errors); then either read_all reads the rest into
+ * a whole trace exactly as trace_read_native does, or next streams the
+ * rows: 1 with *job filled (its strings are not interned: TRACE_NOSTR;
+ * trace_native_text gives the row's texts), 0 at the end (with *err the
+ * first row skipped under TRACE_SKIP_BAD_ROWS, if any), or a negative
+ * code with *err filled. A streamed trace must be sorted by submit_time
+ * (TRACE_EUNSORTED at the first row that is not, naming its line), and
+ * its job ids are checked for duplicates without being kept (idset.c).
+ * read_all and close free N. */
+struct trace_native;
+int trace_native_open(const char *path, int flags, struct trace_native **out,
+                      struct trace_error *err);
+int trace_native_read_all(struct trace_native *n, struct trace **out,
+                          struct trace_error *err);
+int trace_native_next(struct trace_native *n, struct trace_job *job,
+                      struct trace_error *err);
+/* Whether the header has column NAME (docs/formats.md's name). */
+int trace_native_has_column(const struct trace_native *n, const char *name);
+/* The text of column NAME in the row just streamed, NUL-terminated in BUF
+ * (CAP > 0 bytes, cut to fit); "" when the column is absent. */
+const char *trace_native_text(const struct trace_native *n, const char *name,
+                              char *buf, size_t cap);
+/* The trace being read: format, warnings, rows_skipped, and njobs, the
+ * rows streamed so far (no jobs are kept). */
+const struct trace *trace_native_trace(const struct trace_native *n);
+void trace_native_close(struct trace_native *n);
 
 /* ---- Workload generator (generate.c) ---- */
 

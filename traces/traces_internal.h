@@ -265,4 +265,13 @@ uint64_t trace_tp_pair_key(const struct trace_throughputs *m, size_t w,
                            int spread, size_t a, size_t b);
 int trace_tp_compare_pairs(const void *x, const void *y);
 
+/* ---- Ids seen by a streamed trace (idset.c) ---------------------------- */
+
+struct trace_idset;
+struct trace_idset *trace_idset_create(void); /* NULL: out of memory */
+void trace_idset_destroy(struct trace_idset *s);
+/* Adds ID: 0 when new, 1 when seen before, 2 when an id with the same
+ * 64-bit hash was seen (see idset.c), or TRACE_ENOMEM. */
+int trace_idset_add(struct trace_idset *s, const char *id, size_t len);
+
 #endif

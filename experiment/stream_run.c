@@ -1,0 +1,313 @@
+/* stream_run.c -- the streaming run of `hetsim run` (docs/streaming.md):
+ * a native CSV trace sorted by submit_time is read one arrival ahead of
+ * the engine (sim_set_source), finished jobs leave memory in id order, and
+ * summary.json comes from the engine's fold, the same doubles as the
+ * whole-trace run. It applies where nothing needs a job after it finished:
+ * see stream_why_not; everywhere else `hetsim run` reads the whole trace,
+ * and perf.json says which path ran and why. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "policy.h"
+
+/* Columns whose values the whole-trace run hands to policies, sharing or
+ * memory as per-job arrays: a trace with one of them is not streamed. */
+static const char *const per_job_columns[] = {
+    "gpu_mem_mb",     "gpu_milli",         "deadline",
+    "cpu_milli",      "host_mem_mb",       "gpu_util_peak",
+    "gpu_util_burst", "gpu_mem_util_peak", "gpu_mem_util_burst",
+    "gpu_mem_peak",   "gpu_mem_burst",     "cpu_util_peak",
+    "cpu_util_burst",
+};
+
+/* Policies whose state is per waiting job, that never read a finished job
+ * and need no estimates (pol_list_* without --backfill, whose positions
+ * are per job id). sjf would need estimates, whose quality figures of
+ * summary.json take two passes over every job (est_quality.c). */
+static int streams_policy(const struct pol_ops *ops)
+{
+    return ops == pol_find("fifo"); /* the built-in, not a plugin so named */
+}
+
+/* Why CFG cannot stream before the trace is opened, or NULL. */
+static const char *config_why_not(const struct run_config *cfg,
+                                  const struct pol_ops *ops,
+                                  const struct cluster *c)
+{
+    const char *env = getenv("HETSIM_STREAM");
+    if (env && strcmp(env, "0") == 0)
+        return "HETSIM_STREAM=0";
+    if (!streams_policy(ops))
+        return "the policy is not one that streams (fifo)";
+    if (cfg->backfill != 0)
+        return "--backfill keeps a position per job id";
+    if (!cfg->summary_only || cfg->plots || cfg->report)
+        return "timeline.csv, jobs.csv and charts need every job and the "
+               "whole trace's job mix (--outputs summary streams)";
+    if (cfg->dry_run)
+        return "--dry-run";
+    if (cfg->estimates != CLI_EST_NONE)
+        return "--estimates other than none";
+    if (cfg->sharing || cfg->util_bound > 0 || cfg->mem_aware)
+        return "GPU sharing or a memory-aware placement";
+    if (cfg->throughputs || c->throughputs[0])
+        return "a throughput matrix";
+    if (strcmp(cfg->trace, "-") == 0)
+        return "--trace - is spooled to a file first";
+    return NULL;
+}
+
+/* Whether PATH is a pipe or other input that cannot be read twice. */
+static int is_pipe(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 || !S_ISREG(st.st_mode);
+}
+
+struct stream_ctx {
+    struct trace_native *n;
+    const struct cluster *c;
+    const char *src;
+    int exit_rc;  /* the exit code when the source failed */
+    int trace_rc; /* a trace error (TRACE_E*), with err */
+    struct trace_error err;
+    uint32_t used;  /* types some job can run on (usability.c) */
+    size_t nowhere; /* jobs no type can run */
+    int pipe;       /* the input cannot be read again */
+};
+
+static int next_job(void *ctx, struct sim_job_spec *out)
+{
+    struct stream_ctx *x = ctx;
+    struct trace_job tj;
+    char types[1024];
+    int got = trace_native_next(x->n, &tj, &x->err);
+    if (got == 0)
+        return 1;
+    if (got < 0) {
+        x->trace_rc = got;
+        return SIM_EINVAL;
+    }
+    int64_t mask = cli_allowed_types(
+        x->c, trace_native_text(x->n, "gpu_type", types, sizeof types), x->src,
+        (long)tj.line);
+    if (mask < 0) { /* said why */
+        x->exit_rc = CLI_BAD_INPUT;
+        return SIM_EINVAL;
+    }
+    /* as cli_workload_build without a matrix or estimates */
+    *out = (struct sim_job_spec){tj.submit_time,
+                                 tj.duration,
+                                 tj.num_gpus,
+                                 (uint32_t)mask,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0};
+    return 0;
+}
+
+/* As cli_report_usability, job by job. */
+static void retire_job(void *ctx, const struct sim *s, uint32_t i)
+{
+    struct stream_ctx *x = ctx;
+    const struct sim_job *j = sim_job(s, i);
+    uint32_t here = 0;
+    for (int32_t g = 0; g < x->c->ntypes; g++)
+        if ((j->allowed & (1u << g)) && j->num_gpus <= x->c->types[g].gpus)
+            here |= 1u << g;
+    x->used |= here;
+    x->nowhere += here == 0;
+}
+
+/* cli_report_usability's warnings, after the run. */
+static void warn_usability(const struct stream_ctx *x, size_t jobs,
+                           const char *trace)
+{
+    const struct cluster *c = x->c;
+    char names[256] = "";
+    size_t unusable = 0;
+    for (int32_t g = 0; g < c->ntypes; g++) {
+        if (x->used & (1u << g) || c->types[g].gpus == 0)
+            continue;
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                 c->types[g].name);
+        unusable += (size_t)c->types[g].gpus;
+    }
+    if (unusable)
+        cli_warn("%zu of %d GPUs of cluster %s (%s) can run no job of %s "
+                 "(the jobs' gpu_type or GPU counts rule them out, or their "
+                 "job types have no run time there: a throughput matrix "
+                 "without them?)",
+                 unusable, c->total_gpus, c->name, names, trace);
+    if (x->nowhere)
+        cli_warn("%zu of %zu jobs of %s can run on no GPU type of cluster "
+                 "%s; they will be unschedulable (jobs.csv, column reason)",
+                 x->nowhere, jobs, trace, c->name);
+}
+
+/* summary.json and perf.json into the result set of cfg->out. */
+static int write_results(const struct run_config *cfg, const struct trace *t,
+                         const struct workload *w, struct run_perf *perf,
+                         struct sim_summary *m)
+{
+    struct exp_set *set;
+    char err[EXP_PATH_MAX + 256];
+    if (exp_set_begin(&set, cfg->out, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    double t0 = cli_clock();
+    int rc = sim_summarize(w->sim, m) != 0 ||
+             cli_write_json_file(exp_set_dir(set), "summary.json",
+                                 cli_summary_json(cfg, t, w, m)) != 0;
+    perf->write_wall_s = cli_clock() - t0;
+    if (!rc)
+        rc = cli_write_json_file(exp_set_dir(set), "perf.json",
+                                 cli_perf_json(perf, w->sim)) != 0;
+    if (rc) {
+        exp_set_abort(set);
+        cli_error("cannot write the results into %s", cfg->out);
+        return CLI_FAILURE;
+    }
+    if (exp_set_commit(set, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    return CLI_OK;
+}
+
+/* Binds the policy as simulate() does for this configuration. */
+static int run_engine(const struct run_config *cfg, const struct pol_ops *ops,
+                      struct workload *w, struct stream_ctx *x)
+{
+    char why[512] = "";
+    struct pol_config pc = {.cluster = w->cluster,
+                            .placement = (enum pol_placement)cfg->placement,
+                            .backfill = (enum pol_backfill)cfg->backfill,
+                            .seed = cfg->seed,
+                            .keys = cfg->opt_keys,
+                            .values = cfg->opt_values,
+                            .nopts = cfg->nopts,
+                            .error = why,
+                            .error_cap = sizeof why};
+    struct sim_policy hooks;
+    int rc = pol_bind(ops, &pc, &hooks);
+    if (rc) {
+        pol_unbind(ops, &hooks);
+        if (rc == SIM_EINVAL)
+            return cli_usage_error("hetsim run", "%s", why);
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    struct sim_error err = {0};
+    rc = sim_run(w->sim, &hooks, NULL, &err);
+    pol_unbind(ops, &hooks);
+    if (!rc)
+        return CLI_OK;
+    if (x->exit_rc)
+        return x->exit_rc;
+    if (x->trace_rc == TRACE_EUNSORTED && !x->pipe)
+        return CLI_STREAM_DECLINED; /* a file: read it whole instead */
+    if (x->trace_rc)
+        return cli_trace_failure(x->trace_rc, &x->err, cfg->trace);
+    cli_error("%s", err.text[0] ? err.text : sim_strerror(rc));
+    return CLI_FAILURE;
+}
+
+/* Streams the trace opened as N; an exit code. */
+static int stream(const struct run_config *cfg, const struct pol_ops *ops,
+                  const struct cluster *c, struct trace_native *n, int pipe,
+                  struct run_perf *perf)
+{
+    struct stream_ctx x = {.n = n, .c = c, .src = cfg->trace, .pipe = pipe};
+    struct sim *s = sim_create(c, cfg->seed);
+    struct sim_source src = {&x, next_job, retire_job};
+    struct workload w = {
+        .cluster = c, .sim = s, .seed = cfg->seed, .streamed = 1};
+    if (!s || sim_set_source(s, &src) != 0) {
+        sim_destroy(s);
+        cli_error("out of memory");
+        return CLI_FAILURE;
+    }
+    sim_set_restart_overhead(s, cfg->restart_overhead_s);
+    sim_set_oom_detect_s(s, cfg->oom_detect_s);
+    double t0 = cli_clock();
+    int rc = run_engine(cfg, ops, &w, &x);
+    perf->sim_wall_s = cli_clock() - t0;
+    perf->streamed = rc != CLI_STREAM_DECLINED;
+    if (!perf->streamed) {
+        snprintf(perf->stream_why, sizeof perf->stream_why,
+                 "the trace is not sorted by submit_time (line %ld)",
+                 x.err.line);
+        sim_destroy(s);
+        return rc;
+    }
+    const struct trace *t = trace_native_trace(n);
+    struct sim_summary m;
+    if (!rc) {
+        cli_trace_warnings(t, &x.err, cfg->trace);
+        warn_usability(&x, sim_njobs(s), cfg->trace);
+        rc = write_results(cfg, t, &w, perf, &m);
+    }
+    if (!rc && cfg->json &&
+        cli_write_json(stdout, cli_summary_json(cfg, t, &w, &m)) != 0) {
+        cli_error("out of memory");
+        rc = CLI_FAILURE;
+    } else if (!rc && !cfg->json && !cfg->quiet)
+        cli_print_run_table(cfg, &w, &m);
+    sim_destroy(s);
+    return rc;
+}
+
+int cli_run_streaming(const struct run_config *cfg, const struct pol_ops *ops,
+                      const struct cluster *c, struct run_perf *perf,
+                      struct trace **t)
+{
+    *t = NULL;
+    const char *why = config_why_not(cfg, ops, c);
+    int pipe = is_pipe(cfg->trace);
+    enum trace_format f = cfg->format;
+    struct trace_error err = {0};
+    if (!why && f == TRACE_FMT_AUTO && !pipe &&
+        trace_detect_format(cfg->trace, &f, &err) != 0)
+        f = TRACE_FMT_AUTO; /* the whole-trace read says why */
+    if (!why && f != TRACE_FMT_NATIVE)
+        why = f == TRACE_FMT_AUTO && pipe
+                  ? "a pipe needs --format native to stream"
+                  : "the trace is not in the native CSV format";
+    if (why) {
+        snprintf(perf->stream_why, sizeof perf->stream_why, "%s", why);
+        return CLI_STREAM_DECLINED;
+    }
+    struct trace_native *n;
+    int rc = trace_native_open(cfg->trace, cfg->trace_opt.flags, &n, &err);
+    if (rc)
+        return cli_trace_failure(rc, &err, cfg->trace);
+    for (size_t i = 0;
+         !why && i < sizeof per_job_columns / sizeof *per_job_columns; i++)
+        if (trace_native_has_column(n, per_job_columns[i]))
+            why = per_job_columns[i];
+    if (why) {
+        snprintf(perf->stream_why, sizeof perf->stream_why,
+                 "the trace has a %s column", why);
+        if (!pipe) { /* read it again from the start, as usual */
+            trace_native_close(n);
+            return CLI_STREAM_DECLINED;
+        }
+        rc = trace_native_read_all(n, t, &err); /* the header is read */
+        if (rc)
+            return cli_trace_failure(rc, &err, cfg->trace);
+        cli_trace_warnings(*t, &err, cfg->trace);
+        return CLI_STREAM_DECLINED;
+    }
+    rc = stream(cfg, ops, c, n, pipe, perf);
+    trace_native_close(n);
+    return rc;
+}

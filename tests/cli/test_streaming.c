@@ -1,0 +1,212 @@
+/* test_streaming.c -- the streaming run of `hetsim run` (docs/streaming.md)
+ * against the whole-trace run (HETSIM_STREAM=0), which the golden suite
+ * pins independently: byte-identical summary.json on the shipped traces
+ * (as native CSV) and on a generated trace of 100,000 jobs, from a file and
+ * from a pipe; perf.json says which path ran; an unsorted pipe is an error
+ * with the line, an unsorted file falls back to the whole-trace run. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_helpers.h"
+
+#define BIG (1 << 16)
+
+static char out[BIG], err[BIG];
+
+/* Runs fifo on TRACE (a file, or "| CMD": CMD's output piped) and CLUSTER
+ * into DIR/NAME, streamed or (WHOLE) not; returns the exit code.
+ * clitest_run runs `hetsim ARGS`: a harmless --version comes first, then
+ * the command line proper. */
+static int run_fifo(const char *dir, const char *name, const char *trace,
+                    const char *cluster, int whole)
+{
+    char cmd[8192];
+    int pipe = trace[0] == '|';
+    snprintf(cmd, sizeof cmd,
+             "--version >/dev/null; %s %s %s%s run -q --trace %s --format "
+             "native --cluster %s --policy fifo --outputs summary --out %s/%s",
+             pipe ? trace + 1 : "", pipe ? "|" : "",
+             whole ? "HETSIM_STREAM=0 " : "", HETSIM_BIN,
+             pipe ? "/dev/stdin" : trace, cluster, dir, name);
+    return clitest_run(NULL, cmd, out, sizeof out, err, sizeof err);
+}
+
+static char *slurp(const char *dir, const char *name, const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, name, file);
+    char *buf = malloc(BIG);
+    clitest_read_file(path, buf, BIG);
+    return buf;
+}
+
+/* Streams TRACE on CLUSTER and runs it whole; the summaries match. */
+static void same_both_ways(const char *dir, const char *trace,
+                           const char *cluster)
+{
+    cr_assert_eq(run_fifo(dir, "s", trace, cluster, 0), 0, "%s", err);
+    cr_assert_eq(run_fifo(dir, "w", trace, cluster, 1), 0, "%s", err);
+    char *s = slurp(dir, "s", "summary.json"),
+         *w = slurp(dir, "w", "summary.json");
+    char *ps = slurp(dir, "s", "perf.json"), *pw = slurp(dir, "w", "perf.json");
+    cr_assert(strstr(s, "\"makespan_s\""), "%s", s);
+    cr_assert_str_eq(s, w, "%s on %s", trace, cluster);
+    cr_assert(strstr(ps, "\"run_path\":\t\"streaming\""), "%s", ps);
+    cr_assert(strstr(pw, "\"run_path\":\t\"whole-trace\""), "%s", pw);
+    free(s);
+    free(w);
+    free(ps);
+    free(pw);
+}
+
+Test(streaming, shipped_traces_give_the_whole_runs_summary)
+{
+    char dir[64], trace[512], cmd[2048];
+    clitest_make_dir(dir, "hetsim-stream");
+    same_both_ways(dir, HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv",
+                   "gavel-108");
+    snprintf(cmd, sizeof cmd, "| cat %s",
+             HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv");
+    same_both_ways(dir, cmd, "gavel-108");
+    /* the other shipped traces that replay on whole GPUs, as native CSV */
+    static const char *const others[][2] = {
+        {"tiresias/60_job.csv", "philly-like"},
+        {"swf/NASA-iPSC-1993-3.1-cln.swf", "philly-like"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(trace, sizeof trace, "%s/t%zu.csv", dir, i);
+        snprintf(cmd, sizeof cmd, "trace convert %s/traces/%s -o %s",
+                 HETSIM_SOURCE_DIR, others[i][0], trace);
+        cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err),
+                     0, "%s", err);
+        same_both_ways(dir, trace, others[i][1]);
+    }
+    clitest_remove_dir(dir);
+}
+
+/* 100,000 jobs of 1 to 8 GPUs at load 0.9 on three GPU types: the
+ * fragmentation, quantiles and sums of summary.json all agree. */
+Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_summary,
+     .timeout = 600)
+{
+    char dir[64], cmd[2048];
+    clitest_make_dir(dir, "hetsim-stream");
+    snprintf(cmd, sizeof cmd,
+             "trace generate -o %s/g.csv -n 100000 --load 0.9 --cluster "
+             "gavel-108 --gpus 1:4,2:2,4:1,8:1 --durations lognormal:8,1.5 "
+             "-s 5",
+             dir);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    snprintf(cmd, sizeof cmd, "| cat %s/g.csv", dir);
+    same_both_ways(dir, cmd, "gavel-108");
+    clitest_remove_dir(dir);
+}
+
+static const char unsorted[] = "job_id,submit_time,num_gpus,duration\n"
+                               "a,0,1,10\n"
+                               "b,5,1,10\n"
+                               "c,3,1,10\n";
+
+Test(streaming, an_unsorted_pipe_is_an_error_naming_the_line)
+{
+    char dir[64], cmd[512], path[256];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "u.csv", unsorted);
+    snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0), 3);
+    cr_assert(strstr(err, "hetsim: error: /dev/stdin:4: submit_time 3 is "
+                          "before the previous row's (5)"),
+              "%s", err);
+    cr_assert(strstr(err, "sorted by submit_time"), "%s", err);
+    snprintf(path, sizeof path, "%s/out", dir);
+    cr_assert_eq(clitest_count_entries(path), -1, "nothing written");
+    clitest_remove_dir(dir);
+}
+
+Test(streaming, an_unsorted_file_falls_back_to_the_whole_trace_run)
+{
+    char dir[64], path[256];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "u.csv", unsorted);
+    snprintf(path, sizeof path, "%s/u.csv", dir);
+    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0), 0, "%s", err);
+    char *p = slurp(dir, "out", "perf.json"),
+         *s = slurp(dir, "out", "summary.json");
+    cr_assert(strstr(p, "\"run_path\":\t\"whole-trace\""), "%s", p);
+    cr_assert(strstr(p, "not sorted by submit_time (line 4)"), "%s", p);
+    /* a at 0, c at 3, b at 5 on free GPUs: all done at 15, JCT 10 each */
+    cr_assert(strstr(s, "\"makespan_s\":\t15,"), "%s", s);
+    free(p);
+    free(s);
+    clitest_remove_dir(dir);
+}
+
+Test(streaming, a_piped_trace_with_per_job_columns_runs_whole)
+{
+    char dir[64], cmd[512];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "m.csv",
+                       "job_id,submit_time,num_gpus,duration,gpu_mem_mb\n"
+                       "a,0,1,10,1000\nb,5,1,10,1000\n");
+    snprintf(cmd, sizeof cmd, "| cat %s/m.csv", dir);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0), 0, "%s", err);
+    char *p = slurp(dir, "out", "perf.json"),
+         *s = slurp(dir, "out", "summary.json");
+    cr_assert(strstr(p, "the trace has a gpu_mem_mb column"), "%s", p);
+    cr_assert(strstr(s, "\"jobs_with_memory_need\":\t2,"), "%s", s);
+    free(p);
+    free(s);
+    clitest_remove_dir(dir);
+}
+
+Test(streaming, a_duplicate_id_in_a_pipe_is_an_error)
+{
+    char dir[64], cmd[512];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "d.csv",
+                       "job_id,submit_time,num_gpus,duration\n"
+                       "job-1,0,1,10\nx,1,1,10\njob-1,2,1,10\n"
+                       "y,3,1,10\ny,4,1,10\n");
+    snprintf(cmd, sizeof cmd, "| cat %s/d.csv", dir);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0), 3);
+    cr_assert(strstr(err, "/dev/stdin:4:1: duplicate job_id \"job-1\""), "%s",
+              err);
+    clitest_remove_dir(dir);
+}
+
+/* Under --on-bad-row skip, a streamed pipe drops the same rows as the
+ * whole-trace read, and warns the same about the first one. */
+Test(streaming, skipped_bad_rows_are_the_whole_runs)
+{
+    static char err_stream[BIG];
+    char dir[64], cmd[1024];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "b.csv",
+                       "job_id,submit_time,num_gpus,duration\n"
+                       "a,0,1,10\nb,1,zero,10\nc,2,1,10\nc,3,1,10\n"
+                       "d,4,1,-5\ne,5,2,10\n");
+    for (int whole = 0; whole < 2; whole++) {
+        snprintf(cmd, sizeof cmd,
+                 "--version >/dev/null; cat %s/b.csv | %s%s run -q --trace "
+                 "/dev/stdin --format native --on-bad-row skip --cluster "
+                 "gavel-108 --policy fifo --outputs summary --out %s/%s",
+                 dir, whole ? "HETSIM_STREAM=0 " : "", HETSIM_BIN, dir,
+                 whole ? "w" : "s");
+        cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err),
+                     0, "%s", err);
+        if (!whole)
+            memcpy(err_stream, err, sizeof err_stream);
+    }
+    cr_assert(strstr(err, "skipped 3 bad rows; the first: line 3"), "%s", err);
+    cr_assert_str_eq(err_stream, err);
+    char *s = slurp(dir, "s", "summary.json"),
+         *w = slurp(dir, "w", "summary.json");
+    cr_assert(strstr(s, "\"jobs_total\":\t3,"), "%s", s);
+    cr_assert_str_eq(s, w);
+    free(s);
+    free(w);
+    clitest_remove_dir(dir);
+}

@@ -1,0 +1,169 @@
+/* test_stream.c -- the streaming run (sim_set_source, sim/stream.c): the
+ * same jobs given whole (sim_add_job) and from a source give the same
+ * summary bit for bit and the same jobs in id order, and the job store
+ * frees its chunks as jobs retire. The expected figures come from the
+ * whole-trace run, which the golden suite pins independently. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+
+/* N jobs on ts_three_nodes (type A: nodes of 2 and 4 GPUs, type B: one
+ * node of 2): Poisson arrivals, lognormal work, 1, 2 or 4 GPUs on any type,
+ * A or B (4 on B fits nowhere: it fails at arrival). Ties in submit time
+ * come from rounding to whole seconds. */
+static struct sim_job_spec *make_jobs(size_t n, unsigned long seed, double rate)
+{
+    struct sim_job_spec *jobs = calloc(n, sizeof *jobs);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    double t = 0;
+    for (size_t i = 0; i < n; i++) {
+        t += gsl_ran_exponential(r, 1 / rate);
+        static const int32_t gpus[] = {1, 1, 1, 2, 2, 4};
+        jobs[i] = (struct sim_job_spec){
+            .submit_time = floor(t),
+            .work = gsl_ran_lognormal(r, 3, 1.2),
+            .num_gpus = gpus[gsl_rng_uniform_int(r, 6)],
+            .allowed = (uint32_t)gsl_rng_uniform_int(r, 3),
+            .trace_index = (uint32_t)i};
+    }
+    gsl_rng_free(r);
+    return jobs;
+}
+
+struct feed {
+    const struct sim_job_spec *jobs;
+    size_t n, next;
+    struct sim_job *seen; /* (n) each job as retired */
+    size_t retired;
+    int out_of_order;
+};
+
+static int feed_next(void *ctx, struct sim_job_spec *out)
+{
+    struct feed *f = ctx;
+    if (f->next == f->n)
+        return 1;
+    *out = f->jobs[f->next++];
+    return 0;
+}
+
+static void feed_retire(void *ctx, const struct sim *s, uint32_t j)
+{
+    struct feed *f = ctx;
+    f->out_of_order |= j != f->retired;
+    f->seen[f->retired++] = *sim_job(s, j);
+}
+
+static const struct sim_policy first_node = {"first-node", NULL, NULL, NULL,
+                                             ts_first_node_schedule};
+
+/* The whole-trace run of JOBS: its summary into *M, its jobs into JOBS_OUT. */
+static void run_whole(const struct cluster *c, const struct sim_job_spec *jobs,
+                      size_t n, struct sim_summary *m, struct sim_job *out)
+{
+    struct sim *s = sim_create(c, 1);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(sim_add_job(s, &jobs[i]), 0);
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &first_node, NULL, &err), 0, "%s", err.text);
+    cr_assert_eq(sim_summarize(s, m), 0);
+    for (size_t i = 0; i < n; i++)
+        out[i] = *sim_job(s, (uint32_t)i);
+    sim_destroy(s);
+}
+
+Test(stream, a_streamed_run_gives_the_whole_runs_summary_and_jobs_in_id_order)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    size_t n = 60000; /* 4 chunks of 16,384 jobs */
+    struct sim_job_spec *jobs = make_jobs(n, 7, 0.05);
+    struct sim_job *whole = malloc(n * sizeof *whole);
+    struct sim_summary mw, ms;
+    run_whole(c, jobs, n, &mw, whole);
+    cr_assert_gt(mw.jobs_unschedulable, 0, "some 4-GPU jobs on B fail");
+    cr_assert_gt(mw.frag_rate_mean, 0);
+
+    struct feed f = {jobs, n, 0, malloc(n * sizeof(struct sim_job)), 0, 0};
+    struct sim *s = sim_create(c, 1);
+    struct sim_source src = {&f, feed_next, feed_retire};
+    cr_assert_eq(sim_set_source(s, &src), 0);
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &first_node, NULL, &err), 0, "%s", err.text);
+    cr_assert_eq(sim_summarize(s, &ms), 0);
+    cr_assert_eq(f.retired, n);
+    cr_assert_eq(f.out_of_order, 0);
+    /* bit for bit: the same sums in the same order, the same quantiles */
+    cr_assert_eq(memcmp(&ms, &mw, sizeof ms), 0,
+                 "avg_jct %.17g vs %.17g, p99 %.17g vs %.17g, frag %.17g vs "
+                 "%.17g",
+                 ms.avg_jct_s, mw.avg_jct_s, ms.p99_jct_s, mw.p99_jct_s,
+                 ms.frag_rate_mean, mw.frag_rate_mean);
+    for (size_t i = 0; i < n; i++) {
+        const struct sim_job *a = &f.seen[i], *b = &whole[i];
+        cr_assert(a->submit_time == b->submit_time &&
+                      a->start_time == b->start_time &&
+                      a->finish_time == b->finish_time &&
+                      a->run_s == b->run_s && a->state == b->state &&
+                      a->failure == b->failure && a->gpu_type == b->gpu_type &&
+                      a->num_gpus == b->num_gpus &&
+                      a->trace_index == b->trace_index,
+                  "job %zu differs", i);
+    }
+    sim_destroy(s);
+    free(f.seen);
+    free(whole);
+    free(jobs);
+    cluster_destroy(c);
+}
+
+/* 300,000 jobs at a light load: about 19 chunks in all, but only the span
+ * from the oldest unfinished job to the newest arrival is held. */
+Test(stream, the_job_store_frees_its_chunks_as_jobs_retire)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    size_t n = 300000;
+    struct sim_job_spec *jobs = make_jobs(n, 11, 0.02);
+    struct feed f = {jobs, n, 0, calloc(1, sizeof(struct sim_job)), 0, 0};
+    struct sim *s = sim_create(c, 1);
+    struct sim_source src = {&f, feed_next, NULL};
+    cr_assert_eq(sim_set_source(s, &src), 0);
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &first_node, NULL, &err), 0, "%s", err.text);
+    size_t peak, live = sim_live_chunks(s, &peak);
+    cr_assert_eq(sim_njobs(s), n);
+    cr_assert_leq(peak, 2, "peak %zu chunks held of %zu", peak,
+                  (n + 16383) / 16384);
+    cr_assert_leq(live, 1, "every full chunk is freed at the end");
+    sim_destroy(s);
+    free(f.seen);
+    free(jobs);
+    cluster_destroy(c);
+}
+
+Test(stream, a_source_going_back_in_time_stops_the_run)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    struct sim_job_spec jobs[3] = {
+        {.submit_time = 5, .work = 1, .num_gpus = 1},
+        {.submit_time = 9, .work = 1, .num_gpus = 1},
+        {.submit_time = 7, .work = 1, .num_gpus = 1}};
+    struct feed f = {jobs, 3, 0, calloc(3, sizeof(struct sim_job)), 0, 0};
+    struct sim *s = sim_create(c, 1);
+    struct sim_source src = {&f, feed_next, feed_retire};
+    cr_assert_eq(sim_set_source(s, &src), 0);
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &first_node, NULL, &err), SIM_EINVAL);
+    cr_assert(strstr(err.text, "before the previous"), "%s", err.text);
+    sim_destroy(s);
+    free(f.seen);
+    cluster_destroy(c);
+}
