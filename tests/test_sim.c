@@ -497,6 +497,43 @@ Test(engine, excludes_gpu_types_a_class_cannot_run_on)
 
 /* ---- Preemption --------------------------------------------------------- */
 
+/* One GPU; job 0 (100 s) is preempted at 40 by job 1 (10 s), restarts at 50
+ * paying a 5 s overhead, is preempted again at 52 (still in its overhead,
+ * so no work is lost or gained) by job 2 (1 s), and restarts at 53:
+ * 53 + 5 + 60 = 118. It ran 40 + 2 + 65 = 107 s and waited 11 s; overheads
+ * took 2 + 5 = 7 GPU-seconds. Runs that schedule with SCHEDULE and checks
+ * those figures. */
+static void check_118_schedule(const char *name,
+                               int (*schedule)(void *, struct sim *))
+{
+    struct cluster *c = parse(
+        "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
+        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}");
+    struct sim *s = sim_create(c, 1);
+    sim_set_restart_overhead(s, 5);
+    add(s, 0, 100, 1, 0);
+    add(s, 40, 10, 1, 0);
+    add(s, 52, 1, 1, 0);
+    struct sim_policy p = {name, NULL, NULL, NULL, schedule};
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &p, NULL, &err), 0, "%s", err.text);
+    const struct sim_job *j0 = sim_job(s, 0);
+    cr_assert_float_eq(j0->finish_time, 118, 1e-9);
+    cr_assert_eq(j0->preemptions, 2);
+    cr_assert_float_eq(j0->run_s, 107, 1e-9);
+    cr_assert_float_eq(j0->start_time, 0, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->start_time, 40, 1e-9);
+    cr_assert_float_eq(sim_job(s, 1)->finish_time, 50, 1e-9);
+    cr_assert_float_eq(sim_job(s, 2)->finish_time, 53, 1e-9);
+    struct sim_summary m;
+    cr_assert_eq(sim_summarize(s, &m), 0);
+    cr_assert_eq(m.preemptions_total, 2);
+    cr_assert_float_eq(m.overhead_gpu_s, 7, 1e-9);
+    cr_assert_float_eq(m.avg_wait_s, (11.0 + 0 + 0) / 3, 1e-9);
+    sim_destroy(s);
+    cluster_destroy(c);
+}
+
 /* Whenever another job waits while job 0 runs, job 0 is preempted; then
  * waiting jobs start in queue order where they fit. */
 static int preempt_zero_schedule(void *state, struct sim *s)
@@ -510,39 +547,9 @@ static int preempt_zero_schedule(void *state, struct sim *s)
     return ts_first_node_schedule(state, s);
 }
 
-/* One GPU; job 0 (100 s) is preempted at 40 by job 1 (10 s), restarts at 50
- * paying a 5 s overhead, is preempted again at 52 (still in its overhead,
- * so no work is lost or gained) by job 2 (1 s), and restarts at 53:
- * 53 + 5 + 60 = 118. It ran 40 + 2 + 65 = 107 s and waited 11 s; overheads
- * took 2 + 5 = 7 GPU-seconds. */
 Test(preemption, keeps_work_done_and_charges_the_restart_overhead)
 {
-    struct cluster *c = parse(
-        "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
-        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}");
-    struct sim *s = sim_create(c, 1);
-    sim_set_restart_overhead(s, 5);
-    add(s, 0, 100, 1, 0);
-    add(s, 40, 10, 1, 0);
-    add(s, 52, 1, 1, 0);
-    struct sim_policy p = {"preempt-zero", NULL, NULL, NULL,
-                           preempt_zero_schedule};
-    struct sim_error err = {0};
-    cr_assert_eq(sim_run(s, &p, NULL, &err), 0, "%s", err.text);
-    const struct sim_job *j0 = sim_job(s, 0);
-    cr_assert_float_eq(j0->finish_time, 118, 1e-9);
-    cr_assert_eq(j0->preemptions, 2);
-    cr_assert_float_eq(j0->run_s, 107, 1e-9);
-    cr_assert_float_eq(j0->start_time, 0, 1e-9);
-    cr_assert_float_eq(sim_job(s, 1)->finish_time, 50, 1e-9);
-    cr_assert_float_eq(sim_job(s, 2)->finish_time, 53, 1e-9);
-    struct sim_summary m;
-    cr_assert_eq(sim_summarize(s, &m), 0);
-    cr_assert_eq(m.preemptions_total, 2);
-    cr_assert_float_eq(m.overhead_gpu_s, 7, 1e-9);
-    cr_assert_float_eq(m.avg_wait_s, (11.0 + 0 + 0) / 3, 1e-9);
-    sim_destroy(s);
-    cluster_destroy(c);
+    check_118_schedule("preempt-zero", preempt_zero_schedule);
 }
 
 /* preempt_zero_schedule with sim_swap: the waiting head takes job 0's GPU. */
@@ -557,35 +564,11 @@ static int swap_zero_schedule(void *state, struct sim *s)
     return ts_first_node_schedule(state, s);
 }
 
-/* The schedule of the test above, each preemption and restart made in one
- * sim_swap: the same figures, worked out there by hand. */
+/* The same schedule, each preemption and restart made in one sim_swap: the
+ * same figures, worked out by hand above. */
 Test(preemption, swap_is_a_preemption_and_a_start_on_the_same_gpus)
 {
-    struct cluster *c = parse(
-        "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, \"speed\": 1}],"
-        " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 1}]}");
-    struct sim *s = sim_create(c, 1);
-    sim_set_restart_overhead(s, 5);
-    add(s, 0, 100, 1, 0);
-    add(s, 40, 10, 1, 0);
-    add(s, 52, 1, 1, 0);
-    struct sim_policy p = {"swap-zero", NULL, NULL, NULL, swap_zero_schedule};
-    struct sim_error err = {0};
-    cr_assert_eq(sim_run(s, &p, NULL, &err), 0, "%s", err.text);
-    const struct sim_job *j0 = sim_job(s, 0);
-    cr_assert_float_eq(j0->finish_time, 118, 1e-9);
-    cr_assert_eq(j0->preemptions, 2);
-    cr_assert_float_eq(j0->run_s, 107, 1e-9);
-    cr_assert_float_eq(sim_job(s, 1)->start_time, 40, 1e-9);
-    cr_assert_float_eq(sim_job(s, 1)->finish_time, 50, 1e-9);
-    cr_assert_float_eq(sim_job(s, 2)->finish_time, 53, 1e-9);
-    struct sim_summary m;
-    cr_assert_eq(sim_summarize(s, &m), 0);
-    cr_assert_eq(m.preemptions_total, 2);
-    cr_assert_float_eq(m.overhead_gpu_s, 7, 1e-9);
-    cr_assert_float_eq(m.avg_wait_s, (11.0 + 0 + 0) / 3, 1e-9);
-    sim_destroy(s);
-    cluster_destroy(c);
+    check_118_schedule("swap-zero", swap_zero_schedule);
 }
 
 static int swap_refused;
