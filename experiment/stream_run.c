@@ -78,6 +78,7 @@ struct stream_ctx {
     uint32_t used;  /* types some job can run on (usability.c) */
     size_t nowhere; /* jobs no type can run */
     int pipe;       /* the input cannot be read again */
+    int has_type;   /* the trace has a gpu_type column (else "" each row) */
 };
 
 static int next_job(void *ctx, struct sim_job_spec *out)
@@ -92,9 +93,12 @@ static int next_job(void *ctx, struct sim_job_spec *out)
         x->trace_rc = got;
         return SIM_EINVAL;
     }
+    /* no column: "" every row, without looking the column up by name */
     int64_t mask = cli_allowed_types(
-        x->c, trace_native_text(x->n, "gpu_type", types, sizeof types), x->src,
-        (long)tj.line);
+        x->c,
+        x->has_type ? trace_native_text(x->n, "gpu_type", types, sizeof types)
+                    : "",
+        x->src, (long)tj.line);
     if (mask < 0) { /* said why */
         x->exit_rc = CLI_BAD_INPUT;
         return SIM_EINVAL;
@@ -227,6 +231,7 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
                   struct run_perf *perf)
 {
     struct stream_ctx x = {.n = n, .c = c, .src = cfg->trace, .pipe = pipe};
+    x.has_type = trace_native_has_column(n, "gpu_type");
     struct sim *s = sim_create(c, cfg->seed);
     struct sim_source src = {&x, next_job, retire_job};
     struct workload w = {

@@ -365,7 +365,7 @@ int sim_run(struct sim *s, const struct sim_policy *p,
             s->events++;
             handlers[ev.kind](s, &ev);
         }
-        if (s->heap.len > 0 && s->heap.ev[0].time == s->now)
+        if (sim_heap_top_time(&s->heap) == s->now)
             continue;
         rc = check_progress(s);
         if (!rc)

@@ -61,8 +61,13 @@ void sim_freemap_set(struct sim_freemap *m, int32_t leaf, int32_t value)
     int32_t i = m->size + leaf;
     m->free_total += value - m->tree[i];
     m->tree[i] = value;
+    /* An ancestor whose maximum does not change leaves the ones above it
+     * as they are: stop there (most updates end a level or two up). */
     for (i /= 2; i >= 1; i /= 2) {
         int32_t l = m->tree[2 * i], r = m->tree[2 * i + 1];
-        m->tree[i] = l > r ? l : r;
+        int32_t max = l > r ? l : r;
+        if (m->tree[i] == max)
+            break;
+        m->tree[i] = max;
     }
 }

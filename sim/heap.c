@@ -2,6 +2,8 @@
  *
  * The insertion number makes the order total, so events at equal times pop
  * in the order they were pushed and every run replays identically. */
+#include <math.h>
+
 #include "sim_internal.h"
 
 static int event_before(const struct sim_event *a, const struct sim_event *b)
@@ -62,6 +64,11 @@ int sim_heap_push(struct sim_heap *h, double time, uint32_t kind, uint32_t job,
         }
     }
     struct sim_event e = {time, h->next_seq++, kind, job, epoch};
+    if (kind == SIM_EV_ARRIVAL && !h->has_front) {
+        h->front = e;
+        h->has_front = 1;
+        return 0;
+    }
     size_t i = h->len++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
@@ -76,6 +83,11 @@ int sim_heap_push(struct sim_heap *h, double time, uint32_t kind, uint32_t job,
 
 int sim_heap_pop(struct sim_heap *h, struct sim_event *out)
 {
+    if (h->has_front && (h->len == 0 || event_before(&h->front, &h->ev[0]))) {
+        *out = h->front;
+        h->has_front = 0;
+        return 0;
+    }
     if (h->len == 0)
         return -1;
     *out = h->ev[0];
@@ -104,8 +116,15 @@ int sim_heap_pop(struct sim_heap *h, struct sim_event *out)
     return 0;
 }
 
+double sim_heap_top_time(const struct sim_heap *h)
+{
+    double t = h->len ? h->ev[0].time : INFINITY;
+    return h->has_front && h->front.time < t ? h->front.time : t;
+}
+
 void sim_heap_free(struct sim_heap *h)
 {
+    h->has_front = 0;
     free(h->ev);
     h->ev = NULL;
     h->len = h->cap = 0;

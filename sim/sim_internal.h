@@ -48,6 +48,10 @@ struct sim_heap {
      * half: the heap holds O(live events), not O(preemptions). */
     int (*live)(const void *ctx, const struct sim_event *ev);
     const void *live_ctx;
+    /* One arrival kept beside the heap (runs have one pending arrival at a
+     * time): pushed and popped in O(1), ordered by the same (time, seq). */
+    struct sim_event front;
+    int has_front;
 };
 
 int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
@@ -55,6 +59,8 @@ int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
 /* Removes the earliest event into *out; 0, or -1 when empty. */
 int sim_heap_pop(struct sim_heap *h, struct sim_event *out);
 void sim_heap_free(struct sim_heap *h);
+/* The time of the earliest event, or INFINITY when there is none. */
+double sim_heap_top_time(const struct sim_heap *h);
 
 /* ---- Free GPUs per type (freemap.c) ------------------------------------- */
 
