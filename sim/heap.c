@@ -51,8 +51,11 @@ int sim_heap_push(struct sim_heap *h, double time, uint32_t kind, uint32_t job,
     if (h->len == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
         if (h->live && h->len >= 1024) {
-            compact(h); /* amortized O(1): cap / 2 pushes at least between */
-            if (h->len <= h->cap / 2)
+            /* Amortized O(1): 3 cap / 4 pushes at least between two
+             * compactions; at cap / 2 (LAS on a burst: one stale finish a
+             * preemption) they cost half again as much per push. */
+            compact(h);
+            if (h->len <= h->cap / 4)
                 cap = h->cap;
         }
         if (cap != h->cap) {

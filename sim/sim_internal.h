@@ -45,7 +45,7 @@ struct sim_heap {
     uint64_t next_seq;
     /* When set, a full heap first drops the events LIVE says are stale
      * (preempted runs' finishes) and grows only if that freed less than
-     * half: the heap holds O(live events), not O(preemptions). */
+     * three quarters: the heap holds O(live events), not O(preemptions). */
     int (*live)(const void *ctx, const struct sim_event *ev);
     const void *live_ctx;
     /* One arrival kept beside the heap (runs have one pending arrival at a
