@@ -3,6 +3,7 @@
  * 2^-23 = 1.19e-7 relative), not a figure taken from the program. */
 #include <math.h>
 
+#include <cblas.h>
 #include <criterion/criterion.h>
 
 #include "nn_internal.h"
@@ -28,4 +29,18 @@ Test(nn_math, float_exp_within_a_few_ulp_of_exp_in_double)
     cr_assert_float_eq(pred_expf_poly(-200), exp(-87.0), 3e-7 * exp(-87.0));
     cr_assert_float_eq(pred_expf_poly(1000), exp(88.0), 3e-7 * exp(88.0));
     cr_assert(isnan(pred_expf_poly(NAN)));
+}
+
+/* OpenBLAS's threads split a product and change the order of its sums, so
+ * the predictor pins one thread before each product: a model then
+ * does not depend on the machine's core count (or OPENBLAS_NUM_THREADS). */
+Test(nn_math, products_run_on_one_blas_thread)
+{
+    openblas_set_num_threads(2);
+    pfloat a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4];
+    pred_gemm(0, 0, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2);
+    cr_assert_eq(openblas_get_num_threads(), 1);
+    /* by hand: [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50] */
+    cr_assert_float_eq(c[0], 19, 1e-6);
+    cr_assert_float_eq(c[3], 50, 1e-6);
 }
