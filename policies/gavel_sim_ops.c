@@ -8,11 +8,21 @@
 
 static const char *const gavel_order[] = {"v100", "p100", "k80"};
 
+/* The entries every gavel:* policy shares, in gs_params' order. */
+#define GS_ROUND_PARAMS                                                        \
+    {"round_s", "360", "seconds per round (Gavel's --time_per_iteration)"},   \
+    {"reset_s", "1920", "least seconds between allocation recomputes "        \
+                        "(Gavel's minimum_time_between_allocation_resets)"}
+#define GS_RUN_PARAMS                                                          \
+    {"split_fail", "1",                                                        \
+     "1: as Gavel, a micro-task with fewer steps than GPUs fails and 5 "       \
+     "failures drop the job (R9); 0: it runs"},                                \
+    {"hold_unallocated", "1",                                                  \
+     "1: as Gavel, a job placed before it is in the allocation holds its "     \
+     "GPUs idle for the round (R5); 0: its GPUs stay free for others"}
+
 static const struct pol_param gs_params[] = {
-    {"round_s", "360", "seconds per round (Gavel's --time_per_iteration)"},
-    {"reset_s", "1920",
-     "least seconds between allocation recomputes "
-     "(Gavel's minimum_time_between_allocation_resets)"},
+    GS_ROUND_PARAMS,
     {"seed", "0",
      "Gavel's --seed: type shuffle Random(seed+5), FIFO's "
      "Random(seed)"},
@@ -20,29 +30,16 @@ static const struct pol_param gs_params[] = {
      "1: as Gavel, gavel:fifo gives a queued job the alphabetically last "
      "type with a free GPU (fifo.py's loop variable, R7); 0: the random "
      "type it meant"},
-    {"split_fail", "1",
-     "1: as Gavel, a micro-task with fewer steps than GPUs fails and 5 "
-     "failures drop the job (R9); 0: it runs"},
-    {"hold_unallocated", "1",
-     "1: as Gavel, a job placed before it is in the allocation holds its "
-     "GPUs idle for the round (R5); 0: its GPUs stay free for others"},
+    GS_RUN_PARAMS,
     {NULL, NULL, NULL},
 };
 
 /* gavel:finish_time_fairness_perf's: the same and its tolerance. */
 static const struct pol_param gs_ftf_params[] = {
-    {"round_s", "360", "seconds per round (Gavel's --time_per_iteration)"},
-    {"reset_s", "1920",
-     "least seconds between allocation recomputes "
-     "(Gavel's minimum_time_between_allocation_resets)"},
+    GS_ROUND_PARAMS,
     {"seed", "0", "Gavel's --seed (unused by this policy's allocation)"},
     {"fifo_bug", "1", "no effect here (gavel:fifo only)"},
-    {"split_fail", "1",
-     "1: as Gavel, a micro-task with fewer steps than GPUs fails and 5 "
-     "failures drop the job (R9); 0: it runs"},
-    {"hold_unallocated", "1",
-     "1: as Gavel, a job placed before it is in the allocation holds its "
-     "GPUs idle for the round (R5); 0: its GPUs stay free for others"},
+    GS_RUN_PARAMS,
     {"ftf_tol", "1e-4",
      "the bisection over the finish-time ratio R stops when its interval "
      "is this narrow (Gavel solves the convex program directly)"},

@@ -169,6 +169,18 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
+/* M and BACK (M saved and loaded) predict five rows bit for bit alike. */
+static void assert_same_predictions(struct pred_model *m,
+                                    struct pred_model *back)
+{
+    double x[5 * 3], y[5], p1[5], p2[5];
+    rows(x, y, 5);
+    cr_assert_eq(pred_predict(m, x, 5, p1, NULL, 0), 0);
+    cr_assert_eq(pred_predict(back, x, 5, p2, NULL, 0), 0);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(p1[i], p2[i]);
+}
+
 /* A version-2 file made from a version-3 one by hand: without the token
  * layout, the head flag and the training record (format in checkpoint.c),
  * with its hash recomputed. It loads and predicts the same. */
@@ -216,12 +228,7 @@ Test(checkpoint, reads_version_2_files_and_keeps_the_record_in_version_3)
     back = pred_load(path, err, sizeof err);
     cr_assert(back, "%s", err);
     cr_assert_eq(pred_model_record(back)->steps_run, 0);
-    double x[5 * 3], y[5], p1[5], p2[5];
-    rows(x, y, 5);
-    cr_assert_eq(pred_predict(m, x, 5, p1, NULL, 0), 0);
-    cr_assert_eq(pred_predict(back, x, 5, p2, NULL, 0), 0);
-    for (int i = 0; i < 5; i++)
-        cr_assert_eq(p1[i], p2[i]);
+    assert_same_predictions(m, back);
     remove(path);
     pred_destroy(back);
     pred_destroy(m);
@@ -245,12 +252,7 @@ Test(checkpoint, keeps_the_linear_skip_path)
     cr_assert(back, "%s", err);
     remove(path);
     cr_assert_eq(pred_model_arch(back)->linear_skip, 1);
-    double x[5 * 3], y[5], p1[5], p2[5];
-    rows(x, y, 5);
-    cr_assert_eq(pred_predict(m, x, 5, p1, NULL, 0), 0);
-    cr_assert_eq(pred_predict(back, x, 5, p2, NULL, 0), 0);
-    for (int i = 0; i < 5; i++)
-        cr_assert_eq(p1[i], p2[i]);
+    assert_same_predictions(m, back);
     pred_destroy(back);
     pred_destroy(m);
 }
