@@ -14,7 +14,7 @@ FUZZ_TARGETS ?= native gavel philly alibaba2023 alibaba_nodes swf tiresias \
 # Debian package : what needs it
 PACKAGES = cmake make gcc pkg-config libc6-dev \
            libgsl-dev libcjson-dev gnuplot-nox libcriterion-dev \
-           libxgboost-dev libopenblas-dev libopenmpi-dev openmpi-bin \
+           libxgboost-dev libopenblas-serial-dev libopenmpi-dev openmpi-bin \
            libglpk-dev zlib1g-dev chromium
 # the pod generator of `make bench` (traces/alibaba2023/synth.py)
 PACKAGES += python3

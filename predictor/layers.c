@@ -41,13 +41,6 @@ void pred_gemm(int trans_a, int trans_b, int m, int n, int k, pfloat alpha,
                         c, ldc);
         return;
     }
-    /* One BLAS thread: OpenBLAS splits a product among its threads, and
-     * the split changes the order of the sums, so a model trained with 2
-     * threads differed in its last bits from one trained with 1 (and so,
-     * after thousands of steps, in its figures). Same inputs and seed must
-     * give the same model whatever the machine's core count. */
-    if (openblas_get_num_threads() != 1)
-        openblas_set_num_threads(1);
     enum CBLAS_TRANSPOSE ta = trans_a ? CblasTrans : CblasNoTrans;
     enum CBLAS_TRANSPOSE tb = trans_b ? CblasTrans : CblasNoTrans;
 #ifdef PRED_F64

@@ -32,14 +32,18 @@ Test(nn_math, float_exp_within_a_few_ulp_of_exp_in_double)
 }
 
 /* OpenBLAS's threads split a product and change the order of its sums, so
- * the predictor pins one thread before each product: a model then
- * does not depend on the machine's core count (or OPENBLAS_NUM_THREADS). */
-Test(nn_math, products_run_on_one_blas_thread)
+ * hetsim links OpenBLAS's serial build: a model then does not depend on
+ * the machine's core count (or OPENBLAS_NUM_THREADS), and no worker
+ * threads spin at start-up (predictor/CMakeLists.txt). */
+Test(nn_math, products_run_on_openblas_serial_build)
 {
-    openblas_set_num_threads(2);
+    cr_assert_eq(openblas_get_parallel(), OPENBLAS_SEQUENTIAL,
+                 "linked OpenBLAS is not the serial build (%d)",
+                 openblas_get_parallel());
+    openblas_set_num_threads(2); /* a no-op in the serial build */
+    cr_assert_eq(openblas_get_num_threads(), 1);
     pfloat a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4];
     pred_gemm(0, 0, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2);
-    cr_assert_eq(openblas_get_num_threads(), 1);
     /* by hand: [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50] */
     cr_assert_float_eq(c[0], 19, 1e-6);
     cr_assert_float_eq(c[3], 50, 1e-6);
