@@ -118,11 +118,16 @@ static void run_usage(void)
         "                        the inputs, the summary, every chart and the "
         "command\n"
         "                        that reproduces the run (implies --plots)\n"
-        "      --outputs WHAT    all (default) or summary: only summary.json "
-        "and\n"
-        "                        perf.json, no jobs.csv nor timeline.csv "
-        "(any left\n"
-        "                        in DIR from an earlier run are removed)\n"
+        "      --outputs WHAT    all (default); jobs: no timeline.csv; "
+        "summary:\n"
+        "                        only summary.json and perf.json (files left "
+        "in DIR\n"
+        "                        from an earlier run are removed). fifo with "
+        "jobs or\n"
+        "                        summary streams a sorted native CSV trace in "
+        "memory\n"
+        "                        that follows the active jobs "
+        "(docs/streaming.md)\n"
         "  -q, --quiet           print nothing on success\n"
         );
     printf(
@@ -538,11 +543,13 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'A': cfg->pairs = optarg; break;
         case 'S': cfg->sharing = 1; break;
         case 'Y':
-            if (strcmp(optarg, "all") != 0 && strcmp(optarg, "summary") != 0)
+            if (strcmp(optarg, "all") != 0 &&
+                strcmp(optarg, "summary") != 0 && strcmp(optarg, "jobs") != 0)
                 return cli_usage_error("hetsim run",
-                                       "--outputs wants all or summary, got "
-                                       "'%s'", optarg);
+                                       "--outputs wants all, jobs or "
+                                       "summary, got '%s'", optarg);
             cfg->summary_only = strcmp(optarg, "summary") == 0;
+            cfg->no_timeline = strcmp(optarg, "jobs") == 0;
             break;
         case 'I':
         case 'U':

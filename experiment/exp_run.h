@@ -102,6 +102,7 @@ struct run_config {
     int json;    /* print summary.json on stdout instead of the table */
     int plots; /* draw the charts of the run into out */
     int summary_only; /* --outputs summary: no jobs.csv, timeline.csv */
+    int no_timeline;  /* --outputs jobs: jobs.csv, no timeline.csv */
     int report; /* also write out/report.html (implies plots) */
     int argc;   /* the command line of this run, for the report */
     char **argv;
@@ -413,6 +414,29 @@ char *cli_fmt_double(char *buf, double x);
  * NUL is written). P needs room for 32 bytes. */
 char *cli_put_double(char *p, double x);
 char *cli_put_int(char *p, int64_t v);
+
+/* Rows of a CSV file formatted straight into a 256 KB block, written
+ * whole when less than CLI_ROW_MAX bytes of room are left (rows.c); a row
+ * at a time from spare when the block could not be had. Write errors show
+ * when the file is committed (cli_atomic_commit). */
+#define CLI_ROW_MAX 2048
+struct cli_rows {
+    FILE *f;
+    char *b;
+    size_t n;
+    char spare[CLI_ROW_MAX];
+};
+void cli_rows_open(struct cli_rows *o, FILE *f);
+/* Where the next row (at most CLI_ROW_MAX bytes) goes; cli_rows_put then
+ * takes its LEN bytes. */
+char *cli_rows_room(struct cli_rows *o);
+void cli_rows_put(struct cli_rows *o, size_t len);
+void cli_rows_flush(struct cli_rows *o);
+void cli_rows_close(struct cli_rows *o); /* flushes and frees the block */
+/* jobs.csv: its header line, and job I of S's row (ID: its trace id). */
+extern const char cli_jobs_header[];
+void cli_jobs_row(struct cli_rows *o, const struct sim *s,
+                  const struct cluster *c, uint32_t i, const char *id);
 
 /* A file written under a temporary name and renamed into place by
  * cli_atomic_commit(), so readers never see half of it (exp_file of

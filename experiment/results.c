@@ -20,35 +20,9 @@ enum { OUT_TIMELINE, OUT_JOBS, OUT_SUMMARY, OUT_PERF, OUT_FILES };
 static const char *const out_names[OUT_FILES] = {
     "timeline.csv", "jobs.csv", "summary.json", "perf.json"};
 
-/* Rows are formatted straight into one large block, written out whole
- * when less than a row's worth of room is left: one fwrite per block, not
- * one per row. */
-#define OUT_BLOCK ((size_t)1 << 18)
-#define OUT_ROW_MAX 2048 /* the longest row formatted (jobs.csv: ID_MAX) */
-struct outbuf {
-    FILE *f;
-    char *b; /* (OUT_BLOCK) */
-    size_t n;
-};
-
-static void outbuf_flush(struct outbuf *o)
-{
-    if (o->n)
-        fwrite(o->b, 1, o->n, o->f);
-    o->n = 0;
-}
-
-/* Where the next row (at most OUT_ROW_MAX bytes) goes. */
-static char *outbuf_room(struct outbuf *o)
-{
-    if (OUT_BLOCK - o->n < OUT_ROW_MAX)
-        outbuf_flush(o);
-    return o->b + o->n;
-}
-
 struct timeline {
     FILE *f;
-    struct outbuf out; /* on f */
+    struct cli_rows out; /* on f, when f */
     int32_t ntypes;
     int progress;       /* stderr is a terminal: one progress line redrawn */
     uint64_t calls;
@@ -85,8 +59,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
 {
     struct timeline *tl = ctx;
-    char spare[96 + 12 * SIM_MAX_GPU_TYPES];
-    char *line = tl->out.b ? outbuf_room(&tl->out) : spare;
+    char spare[96 + 12 * SIM_MAX_GPU_TYPES]; /* (< CLI_ROW_MAX) */
+    char *line = tl->f ? cli_rows_room(&tl->out) : spare;
     char *p = cli_put_double(line, time);
     *p++ = ',';
     p = cli_put_int(p, queued);
@@ -99,10 +73,8 @@ static void timeline_change(void *ctx, double time, int32_t queued,
     *p++ = ',';
     p = cli_put_double(p, sim_frag_gpus(tl->s));
     *p++ = '\n';
-    if (tl->out.b)
-        tl->out.n += (size_t)(p - line);
-    else if (tl->f) /* NULL: --outputs summary */
-        fwrite(line, 1, (size_t)(p - line), tl->f);
+    if (tl->f) /* NULL: --outputs summary or jobs */
+        cli_rows_put(&tl->out, (size_t)(p - line));
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
         tl->oom = 1;
     if (tl->log_lines && (++tl->calls & 4095) == 0)
@@ -115,78 +87,16 @@ static void timeline_change(void *ctx, double time, int32_t queued,
     }
 }
 
-static const char *status_name(const struct sim_job *j)
-{
-    switch (j->state) {
-    case JOB_COMPLETED: return "completed";
-    case JOB_FAILED:
-        return j->failure == JOB_FAIL_UNSCHEDULABLE ? "unschedulable"
-               : j->failure == JOB_FAIL_DROPPED     ? "dropped"
-                                                    : "failed";
-    default: return "unfinished";
-    }
-}
-
-static char *put_str(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
-
-/* One row of jobs.csv into LINE (the job id is at most ID_MAX bytes). */
-#define ID_MAX 1024
-static size_t job_row(char *line, const struct sim_job *j, const char *id,
-                      const struct cluster *c, const char *reason)
-{
-    char *p = line;
-    size_t n = strlen(id);
-    p = put_str(p, n > ID_MAX ? "(id too long)" : id);
-    *p++ = ',';
-    p = cli_put_double(p, j->submit_time);
-    if (j->state == JOB_COMPLETED) {
-        double jct = j->finish_time - j->submit_time;
-        double v[] = {j->start_time, j->finish_time, jct, jct - j->run_s};
-        for (int i = 0; i < 4; i++) {
-            *p++ = ',';
-            p = cli_put_double(p, v[i]);
-        }
-    } else
-        p = put_str(p, ",,,,");
-    *p++ = ',';
-    p = cli_put_int(p, j->num_gpus);
-    *p++ = ',';
-    if (j->state == JOB_COMPLETED)
-        p = put_str(p, c->types[j->gpu_type].name);
-    *p++ = ',';
-    p = cli_put_int(p, j->preemptions);
-    *p++ = ',';
-    p = put_str(p, status_name(j));
-    *p++ = ',';
-    p = put_str(p, reason);
-    *p++ = '\n';
-    return (size_t)(p - line);
-}
-
 static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
                        const struct cluster *c)
 {
-    fputs("job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
-          "gpu_type,preemptions,status,reason\n", f);
-    char spare[OUT_ROW_MAX], why[160];
-    struct outbuf o = {f, malloc(OUT_BLOCK), 0};
-    for (size_t i = 0; i < sim_njobs(s); i++) {
-        const struct sim_job *j = sim_job(s, (uint32_t)i);
-        const char *id = trace_str(t, t->jobs[j->trace_index].id);
-        const char *reason = cli_job_reason(s, c, (uint32_t)i, why, sizeof why);
-        if (o.b)
-            o.n += job_row(outbuf_room(&o), j, id, c, reason);
-        else /* no block: a row at a time */
-            fwrite(spare, 1, job_row(spare, j, id, c, reason), f);
-    }
-    if (o.b)
-        outbuf_flush(&o);
-    free(o.b);
+    fputs(cli_jobs_header, f);
+    struct cli_rows o;
+    cli_rows_open(&o, f);
+    for (uint32_t i = 0; i < sim_njobs(s); i++)
+        cli_jobs_row(&o, s, c, i,
+                     trace_str(t, t->jobs[sim_job(s, i)->trace_index].id));
+    cli_rows_close(&o);
 }
 
 cJSON *cli_summary_json(const struct run_config *cfg, const struct trace *t,
@@ -324,7 +234,9 @@ void cli_print_run_table(const struct run_config *cfg, const struct workload *w,
     printf("  %-18s %12llu\n", "events", (unsigned long long)m->events);
     fflush(stdout); /* the figures, then where the files are (status) */
     fprintf(stderr, "results in %s/: summary.json%s perf.json%s%s\n", cfg->out,
-            cfg->summary_only ? "" : " jobs.csv timeline.csv",
+            cfg->summary_only  ? ""
+            : cfg->no_timeline ? " jobs.csv"
+                               : " jobs.csv timeline.csv",
             cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
                                   "utilization.png" : "",
            cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
@@ -437,7 +349,8 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
                           .started = cli_clock(),
                           .next_pct = 10,
                           .quiet_s = 2};
-    tl.out = (struct outbuf){tf, tf ? malloc(OUT_BLOCK) : NULL, 0};
+    if (tf)
+        cli_rows_open(&tl.out, tf);
     const char *after = getenv("HETSIM_PROGRESS_AFTER_S");
     if (after && *after)
         tl.quiet_s = strtod(after, NULL);
@@ -491,9 +404,8 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
             rc = CLI_FAILURE;
         }
     }
-    if (tl.out.b)
-        outbuf_flush(&tl.out);
-    free(tl.out.b);
+    if (tf)
+        cli_rows_close(&tl.out);
     free(deadlines);
     free(usage);
     free(groups);
@@ -511,9 +423,10 @@ static int write_set(const struct run_config *cfg, const struct pol_ops *ops,
     struct cli_atomic out[OUT_FILES] = {0};
     int rc = CLI_OK, opened = 0;
     for (; opened < OUT_FILES; opened++) {
-        if (cfg->summary_only &&
-            (opened == OUT_TIMELINE || opened == OUT_JOBS))
-            continue; /* --outputs summary */
+        if ((cfg->summary_only &&
+             (opened == OUT_TIMELINE || opened == OUT_JOBS)) ||
+            (cfg->no_timeline && opened == OUT_TIMELINE))
+            continue; /* --outputs summary or jobs */
         if (cli_atomic_open(&out[opened], cfg->out, out_names[opened])) {
             cli_error("%s", out[opened].err);
             rc = CLI_FAILURE;

@@ -45,9 +45,10 @@ static const char *config_why_not(const struct run_config *cfg,
         return "the policy is not one that streams (fifo)";
     if (cfg->backfill != 0)
         return "--backfill keeps a position per job id";
-    if (!cfg->summary_only || cfg->plots || cfg->report)
-        return "timeline.csv, jobs.csv and charts need every job and the "
-               "whole trace's job mix (--outputs summary streams)";
+    if (!(cfg->summary_only || cfg->no_timeline) || cfg->plots ||
+        cfg->report)
+        return "timeline.csv and charts need every job and the whole "
+               "trace's job mix (--outputs summary or jobs streams)";
     if (cfg->dry_run)
         return "--dry-run";
     if (cfg->estimates != CLI_EST_NONE)
@@ -68,6 +69,42 @@ static int is_pipe(const char *path)
     return stat(path, &st) != 0 || !S_ISREG(st.st_mode);
 }
 
+/* The ids of the jobs read and not yet retired, oldest first, each ending
+ * in a NUL: jobs retire in id order, so a queue of their texts. */
+struct idq {
+    char *b;
+    size_t head, tail, cap;
+};
+
+static int idq_push(struct idq *q, const char *id)
+{
+    size_t len = strlen(id) + 1;
+    if (q->tail + len > q->cap) {
+        if (q->tail - q->head + len > q->cap / 2) { /* more than half live */
+            size_t cap = 2 * q->cap + len + 4096;
+            char *b = realloc(q->b, cap);
+            if (!b)
+                return -1;
+            q->b = b;
+            q->cap = cap;
+        }
+        memmove(q->b, q->b + q->head, q->tail - q->head);
+        q->tail -= q->head;
+        q->head = 0;
+    }
+    memcpy(q->b + q->tail, id, len);
+    q->tail += len;
+    return 0;
+}
+
+/* The oldest id, valid until the next push. */
+static const char *idq_pop(struct idq *q)
+{
+    const char *id = q->b + q->head;
+    q->head += strlen(id) + 1;
+    return id;
+}
+
 struct stream_ctx {
     struct trace_native *n;
     const struct cluster *c;
@@ -79,6 +116,9 @@ struct stream_ctx {
     size_t nowhere; /* jobs no type can run */
     int pipe;       /* the input cannot be read again */
     int has_type;   /* the trace has a gpu_type column (else "" each row) */
+    struct cli_rows *jobs; /* jobs.csv (--outputs jobs), or NULL */
+    struct idq ids;        /* with jobs: the ids of the unretired jobs */
+    size_t retired;        /* jobs [0, retired) are retired */
 };
 
 static int next_job(void *ctx, struct sim_job_spec *out)
@@ -103,6 +143,11 @@ static int next_job(void *ctx, struct sim_job_spec *out)
         x->exit_rc = CLI_BAD_INPUT;
         return SIM_EINVAL;
     }
+    /* one byte over a row's longest id: longer ones show as too long */
+    char id[1026];
+    if (x->jobs &&
+        idq_push(&x->ids, trace_native_text(x->n, "job_id", id, sizeof id)))
+        return SIM_ENOMEM;
     /* as cli_workload_build without a matrix or estimates */
     *out = (struct sim_job_spec){tj.submit_time,
                                  tj.duration,
@@ -127,6 +172,9 @@ static void retire_job(void *ctx, const struct sim *s, uint32_t i)
             here |= 1u << g;
     x->used |= here;
     x->nowhere += here == 0;
+    if (x->jobs)
+        cli_jobs_row(x->jobs, s, x->c, i, idq_pop(&x->ids));
+    x->retired++;
 }
 
 /* cli_report_usability's warnings, after the run. */
@@ -156,14 +204,14 @@ static void warn_usability(const struct stream_ctx *x, size_t jobs,
                  x->nowhere, jobs, trace, c->name);
 }
 
-/* summary.json and perf.json into the result set of cfg->out. */
+/* summary.json and perf.json into SET, the result set of cfg->out (begun
+ * here when NULL), which is then committed, or aborted on an error. */
 static int write_results(const struct run_config *cfg, const struct trace *t,
                          const struct workload *w, struct run_perf *perf,
-                         struct sim_summary *m)
+                         struct sim_summary *m, struct exp_set *set)
 {
-    struct exp_set *set;
     char err[EXP_PATH_MAX + 256];
-    if (exp_set_begin(&set, cfg->out, err, sizeof err) != 0) {
+    if (!set && exp_set_begin(&set, cfg->out, err, sizeof err) != 0) {
         cli_error("%s", err);
         return CLI_FAILURE;
     }
@@ -225,6 +273,53 @@ static int run_engine(const struct run_config *cfg, const struct pol_ops *ops,
     return CLI_FAILURE;
 }
 
+/* jobs.csv as the jobs retire (--outputs jobs): the result set is begun
+ * before the run, the file opened in it, and x->jobs set. */
+struct jobs_out {
+    struct exp_set *set;
+    struct cli_atomic file;
+    struct cli_rows rows;
+};
+
+static int jobs_begin(const struct run_config *cfg, struct jobs_out *o,
+                      struct stream_ctx *x)
+{
+    char err[EXP_PATH_MAX + 256];
+    if (exp_set_begin(&o->set, cfg->out, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_FAILURE;
+    }
+    if (cli_atomic_open(&o->file, exp_set_dir(o->set), "jobs.csv") != 0) {
+        cli_error("%s", o->file.err);
+        exp_set_abort(o->set);
+        return CLI_FAILURE;
+    }
+    fputs(cli_jobs_header, o->file.f);
+    cli_rows_open(&o->rows, o->file.f);
+    x->jobs = &o->rows;
+    return CLI_OK;
+}
+
+/* After the run (RC its exit code): the rows of the jobs that never
+ * retired (never finished), jobs.csv committed into the set, or the set
+ * aborted; RC, or the commit's failure. */
+static int jobs_end(struct jobs_out *o, struct stream_ctx *x,
+                    const struct sim *s, int rc)
+{
+    for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(s); j++)
+        cli_jobs_row(x->jobs, s, x->c, (uint32_t)j, idq_pop(&x->ids));
+    cli_rows_close(&o->rows);
+    free(x->ids.b);
+    if (rc == CLI_OK && cli_atomic_commit(&o->file) != 0) {
+        cli_error("%s", o->file.err);
+        rc = CLI_FAILURE;
+    } else if (rc != CLI_OK)
+        cli_atomic_abort(&o->file);
+    if (rc != CLI_OK)
+        exp_set_abort(o->set);
+    return rc;
+}
+
 /* Streams the trace opened as N; an exit code. */
 static int stream(const struct run_config *cfg, const struct pol_ops *ops,
                   const struct cluster *c, struct trace_native *n, int pipe,
@@ -243,9 +338,16 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     }
     sim_set_restart_overhead(s, cfg->restart_overhead_s);
     sim_set_oom_detect_s(s, cfg->oom_detect_s);
+    struct jobs_out jobs = {0};
+    if (cfg->no_timeline && jobs_begin(cfg, &jobs, &x) != CLI_OK) {
+        sim_destroy(s);
+        return CLI_FAILURE;
+    }
     double t0 = cli_clock();
     int rc = run_engine(cfg, ops, &w, &x);
     perf->sim_wall_s = cli_clock() - t0;
+    if (x.jobs)
+        rc = jobs_end(&jobs, &x, s, rc);
     perf->streamed = rc != CLI_STREAM_DECLINED;
     if (!perf->streamed) {
         snprintf(perf->stream_why, sizeof perf->stream_why,
@@ -259,7 +361,7 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     if (!rc) {
         cli_trace_warnings(t, &x.err, cfg->trace);
         warn_usability(&x, sim_njobs(s), cfg->trace);
-        rc = write_results(cfg, t, &w, perf, &m);
+        rc = write_results(cfg, t, &w, perf, &m, jobs.set);
     }
     if (!rc && cfg->json &&
         cli_write_json(stdout, cli_summary_json(cfg, t, &w, &m)) != 0) {

@@ -2,12 +2,14 @@
  * against the whole-trace run (HETSIM_STREAM=0), which the golden suite
  * pins independently: byte-identical summary.json on the shipped traces
  * (as native CSV) and on a generated trace of 100,000 jobs, from a file and
- * from a pipe; perf.json says which path ran; an unsorted pipe is an error
- * with the line, an unsorted file falls back to the whole-trace run. */
+ * from a pipe, and with --outputs jobs byte-identical jobs.csv; perf.json
+ * says which path ran; an unsorted pipe is an error with the line, an
+ * unsorted file falls back to the whole-trace run. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run_helpers.h"
 
@@ -16,20 +18,21 @@
 static char out[BIG], err[BIG];
 
 /* Runs fifo on TRACE (a file, or "| CMD": CMD's output piped) and CLUSTER
- * into DIR/NAME, streamed or (WHOLE) not; returns the exit code.
+ * into DIR/NAME with --outputs OUTPUTS, streamed or (WHOLE) not; returns
+ * the exit code.
  * clitest_run runs `hetsim ARGS`: a harmless --version comes first, then
  * the command line proper. */
 static int run_fifo(const char *dir, const char *name, const char *trace,
-                    const char *cluster, int whole)
+                    const char *cluster, int whole, const char *outputs)
 {
     char cmd[8192];
     int pipe = trace[0] == '|';
     snprintf(cmd, sizeof cmd,
              "--version >/dev/null; %s %s %s%s run -q --trace %s --format "
-             "native --cluster %s --policy fifo --outputs summary --out %s/%s",
+             "native --cluster %s --policy fifo --outputs %s --out %s/%s",
              pipe ? trace + 1 : "", pipe ? "|" : "",
              whole ? "HETSIM_STREAM=0 " : "", HETSIM_BIN,
-             pipe ? "/dev/stdin" : trace, cluster, dir, name);
+             pipe ? "/dev/stdin" : trace, cluster, outputs, dir, name);
     return clitest_run(NULL, cmd, out, sizeof out, err, sizeof err);
 }
 
@@ -42,12 +45,45 @@ static char *slurp(const char *dir, const char *name, const char *file)
     return buf;
 }
 
-/* Streams TRACE on CLUSTER and runs it whole; the summaries match. */
-static void same_both_ways(const char *dir, const char *trace,
-                           const char *cluster)
+/* Whether DIR/s/FILE and DIR/w/FILE hold the same bytes (both there). */
+static int same_file(const char *dir, const char *file)
 {
-    cr_assert_eq(run_fifo(dir, "s", trace, cluster, 0), 0, "%s", err);
-    cr_assert_eq(run_fifo(dir, "w", trace, cluster, 1), 0, "%s", err);
+    char a[512], b[512], ba[4096], bb[4096];
+    snprintf(a, sizeof a, "%s/s/%s", dir, file);
+    snprintf(b, sizeof b, "%s/w/%s", dir, file);
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
+        same = na == nb && memcmp(ba, bb, na) == 0;
+        if (na == 0)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* Streams TRACE on CLUSTER and runs it whole, with --outputs OUTPUTS
+ * (summary or jobs); the summaries match, and with jobs the jobs.csv. */
+static void same_both_ways(const char *dir, const char *trace,
+                           const char *cluster, const char *outputs)
+{
+    cr_assert_eq(run_fifo(dir, "s", trace, cluster, 0, outputs), 0, "%s",
+                 err);
+    cr_assert_eq(run_fifo(dir, "w", trace, cluster, 1, outputs), 0, "%s",
+                 err);
+    char path[256];
+    int jobs = strcmp(outputs, "jobs") == 0;
+    /* summary.json, perf.json, and with jobs jobs.csv; no timeline.csv */
+    snprintf(path, sizeof path, "%s/s/jobs.csv", dir);
+    cr_assert_eq(access(path, F_OK) == 0, jobs, "%s", path);
+    snprintf(path, sizeof path, "%s/s/timeline.csv", dir);
+    cr_assert_neq(access(path, F_OK), 0, "%s", path);
+    if (jobs)
+        cr_assert(same_file(dir, "jobs.csv"), "jobs.csv of %s", trace);
     char *s = slurp(dir, "s", "summary.json"),
          *w = slurp(dir, "w", "summary.json");
     char *ps = slurp(dir, "s", "perf.json"), *pw = slurp(dir, "w", "perf.json");
@@ -61,15 +97,13 @@ static void same_both_ways(const char *dir, const char *trace,
     free(pw);
 }
 
-Test(streaming, shipped_traces_give_the_whole_runs_summary)
+static const char *const outputs[] = {"summary", "jobs"};
+
+/* With --outputs jobs, jobs.csv too (its rows written as jobs retire). */
+Test(streaming, shipped_traces_give_the_whole_runs_summary_and_jobs)
 {
     char dir[64], trace[512], cmd[2048];
     clitest_make_dir(dir, "hetsim-stream");
-    same_both_ways(dir, HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv",
-                   "gavel-108");
-    snprintf(cmd, sizeof cmd, "| cat %s",
-             HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv");
-    same_both_ways(dir, cmd, "gavel-108");
     /* the other shipped traces that replay on whole GPUs, as native CSV */
     static const char *const others[][2] = {
         {"tiresias/60_job.csv", "philly-like"},
@@ -81,14 +115,26 @@ Test(streaming, shipped_traces_give_the_whole_runs_summary)
                  HETSIM_SOURCE_DIR, others[i][0], trace);
         cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err),
                      0, "%s", err);
-        same_both_ways(dir, trace, others[i][1]);
+    }
+    for (size_t k = 0; k < 2; k++) {
+        same_both_ways(dir,
+                       HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv",
+                       "gavel-108", outputs[k]);
+        snprintf(cmd, sizeof cmd, "| cat %s",
+                 HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv");
+        same_both_ways(dir, cmd, "gavel-108", outputs[k]);
+        for (size_t i = 0; i < 2; i++) {
+            snprintf(trace, sizeof trace, "%s/t%zu.csv", dir, i);
+            same_both_ways(dir, trace, others[i][1], outputs[k]);
+        }
     }
     clitest_remove_dir(dir);
 }
 
 /* 100,000 jobs of 1 to 8 GPUs at load 0.9 on three GPU types: the
- * fragmentation, quantiles and sums of summary.json all agree. */
-Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_summary,
+ * fragmentation, quantiles and sums of summary.json all agree, and so do
+ * the rows of jobs.csv. */
+Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_results,
      .timeout = 600)
 {
     char dir[64], cmd[2048];
@@ -101,7 +147,8 @@ Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_summary,
     cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
                  "%s", err);
     snprintf(cmd, sizeof cmd, "| cat %s/g.csv", dir);
-    same_both_ways(dir, cmd, "gavel-108");
+    for (size_t k = 0; k < 2; k++)
+        same_both_ways(dir, cmd, "gavel-108", outputs[k]);
     clitest_remove_dir(dir);
 }
 
@@ -116,7 +163,7 @@ Test(streaming, an_unsorted_pipe_is_an_error_naming_the_line)
     clitest_make_dir(dir, "hetsim-stream");
     clitest_write_file(dir, "u.csv", unsorted);
     snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0), 3);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 3);
     cr_assert(strstr(err, "hetsim: error: /dev/stdin:4: submit_time 3 is "
                           "before the previous row's (5)"),
               "%s", err);
@@ -132,7 +179,7 @@ Test(streaming, an_unsorted_file_falls_back_to_the_whole_trace_run)
     clitest_make_dir(dir, "hetsim-stream");
     clitest_write_file(dir, "u.csv", unsorted);
     snprintf(path, sizeof path, "%s/u.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0), 0, "%s", err);
+    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0, "summary"), 0, "%s", err);
     char *p = slurp(dir, "out", "perf.json"),
          *s = slurp(dir, "out", "summary.json");
     cr_assert(strstr(p, "\"run_path\":\t\"whole-trace\""), "%s", p);
@@ -152,7 +199,7 @@ Test(streaming, a_piped_trace_with_per_job_columns_runs_whole)
                        "job_id,submit_time,num_gpus,duration,gpu_mem_mb\n"
                        "a,0,1,10,1000\nb,5,1,10,1000\n");
     snprintf(cmd, sizeof cmd, "| cat %s/m.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0), 0, "%s", err);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 0, "%s", err);
     char *p = slurp(dir, "out", "perf.json"),
          *s = slurp(dir, "out", "summary.json");
     cr_assert(strstr(p, "the trace has a gpu_mem_mb column"), "%s", p);
@@ -171,7 +218,7 @@ Test(streaming, a_duplicate_id_in_a_pipe_is_an_error)
                        "job-1,0,1,10\nx,1,1,10\njob-1,2,1,10\n"
                        "y,3,1,10\ny,4,1,10\n");
     snprintf(cmd, sizeof cmd, "| cat %s/d.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0), 3);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 3);
     cr_assert(strstr(err, "/dev/stdin:4:1: duplicate job_id \"job-1\""), "%s",
               err);
     clitest_remove_dir(dir);
@@ -208,5 +255,73 @@ Test(streaming, skipped_bad_rows_are_the_whole_runs)
     cr_assert_str_eq(s, w);
     free(s);
     free(w);
+    clitest_remove_dir(dir);
+}
+
+/* --outputs jobs streamed from a pipe and run whole: jobs.csv's rows as
+ * worked by hand (gavel-108: 36 GPUs of each type, so 40 GPUs is
+ * unschedulable; an id over 1,024 bytes is shown as too long). */
+Test(streaming, jobs_csv_rows_as_worked_by_hand)
+{
+    char dir[64], cmd[512], rows[BIG];
+    char *text = malloc(BIG);
+    char id[1101];
+    memset(id, 'x', 1100);
+    id[1100] = '\0';
+    snprintf(text, BIG,
+             "job_id,submit_time,num_gpus,duration\n"
+             "a,0,1,10\nb,5,2,10\nc,7,40,10\n%s,8,1,1.5\n",
+             id);
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "j.csv", text);
+    snprintf(cmd, sizeof cmd, "| cat %s/j.csv", dir);
+    static const char want[] =
+        "job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
+        "gpu_type,preemptions,status,reason\n"
+        "a,0,0,10,10,0,1,V100,0,completed,\n"
+        "b,5,5,15,10,0,2,V100,0,completed,\n"
+        "c,7,,,,,40,,0,unschedulable,needs 40 GPUs; the GPU types it may "
+        "use have at most 36\n"
+        "(id too long),8,8,9.5,1.5,0,1,V100,0,completed,\n";
+    for (int whole = 0; whole < 2; whole++) {
+        const char *name = whole ? "w" : "s";
+        cr_assert_eq(run_fifo(dir, name, cmd, "gavel-108", whole, "jobs"), 0,
+                     "%s", err);
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s/jobs.csv", dir, name);
+        clitest_read_file(path, rows, sizeof rows);
+        cr_assert_str_eq(rows, want, "%s", whole ? "whole" : "streamed");
+        char *p = slurp(dir, name, "perf.json");
+        cr_assert(strstr(p, whole ? "\"whole-trace\"" : "\"streaming\""),
+                  "%s", p);
+        free(p);
+    }
+    free(text);
+    clitest_remove_dir(dir);
+}
+
+/* A streamed --outputs jobs run that fails half-way (an unsorted pipe)
+ * leaves the folder's earlier result set as it was, and no jobs.csv. */
+Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
+{
+    char dir[64], cmd[512], path[256], before[BIG], after[BIG];
+    clitest_make_dir(dir, "hetsim-stream");
+    clitest_write_file(dir, "u.csv", unsorted);
+    clitest_write_file(dir, "ok.csv",
+                       "job_id,submit_time,num_gpus,duration\na,0,1,10\n");
+    snprintf(path, sizeof path, "%s/ok.csv", dir);
+    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0, "summary"), 0,
+                 "%s", err);
+    snprintf(path, sizeof path, "%s/out/summary.json", dir);
+    clitest_read_file(path, before, sizeof before);
+    snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "jobs"), 3);
+    cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s",
+              err);
+    clitest_read_file(path, after, sizeof after);
+    cr_assert_str_eq(after, before);
+    snprintf(path, sizeof path, "%s/out/jobs.csv", dir);
+    cr_assert_neq(access(path, F_OK), 0, "%s", path);
+    cr_assert_eq(clitest_count_entries(dir), 3, "u.csv, ok.csv, out");
     clitest_remove_dir(dir);
 }

@@ -1,0 +1,108 @@
+/* rows.c -- the rows of hetsim's CSV results: formatted straight into one
+ * large block, written out whole when less than a row's worth of room is
+ * left (one fwrite per block, not one per row); and the rows of jobs.csv,
+ * which the whole-trace run writes after the run and the streaming run as
+ * each job retires (stream_run.c), the same bytes either way. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define ROWS_BLOCK ((size_t)1 << 18)
+
+void cli_rows_open(struct cli_rows *o, FILE *f)
+{
+    o->f = f;
+    o->b = malloc(ROWS_BLOCK); /* NULL: a row at a time, from spare */
+    o->n = 0;
+}
+
+char *cli_rows_room(struct cli_rows *o)
+{
+    if (!o->b)
+        return o->spare;
+    if (ROWS_BLOCK - o->n < CLI_ROW_MAX)
+        cli_rows_flush(o);
+    return o->b + o->n;
+}
+
+void cli_rows_put(struct cli_rows *o, size_t len)
+{
+    if (o->b)
+        o->n += len;
+    else /* the write's error shows when the file is committed */
+        fwrite(o->spare, 1, len, o->f);
+}
+
+void cli_rows_flush(struct cli_rows *o)
+{
+    if (o->n)
+        fwrite(o->b, 1, o->n, o->f);
+    o->n = 0;
+}
+
+void cli_rows_close(struct cli_rows *o)
+{
+    cli_rows_flush(o);
+    free(o->b);
+    o->b = NULL;
+}
+
+const char cli_jobs_header[] =
+    "job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
+    "gpu_type,preemptions,status,reason\n";
+
+static const char *status_name(const struct sim_job *j)
+{
+    switch (j->state) {
+    case JOB_COMPLETED: return "completed";
+    case JOB_FAILED:
+        return j->failure == JOB_FAIL_UNSCHEDULABLE ? "unschedulable"
+               : j->failure == JOB_FAIL_DROPPED     ? "dropped"
+                                                    : "failed";
+    default: return "unfinished";
+    }
+}
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* The job id is at most ID_MAX bytes in a row (CLI_ROW_MAX). */
+#define ID_MAX 1024
+void cli_jobs_row(struct cli_rows *o, const struct sim *s,
+                  const struct cluster *c, uint32_t i, const char *id)
+{
+    const struct sim_job *j = sim_job(s, i);
+    char why[160];
+    const char *reason = cli_job_reason(s, c, i, why, sizeof why);
+    char *line = cli_rows_room(o), *p = line;
+    p = put_str(p, strlen(id) > ID_MAX ? "(id too long)" : id);
+    *p++ = ',';
+    p = cli_put_double(p, j->submit_time);
+    if (j->state == JOB_COMPLETED) {
+        double jct = j->finish_time - j->submit_time;
+        double v[] = {j->start_time, j->finish_time, jct, jct - j->run_s};
+        for (int k = 0; k < 4; k++) {
+            *p++ = ',';
+            p = cli_put_double(p, v[k]);
+        }
+    } else
+        p = put_str(p, ",,,,");
+    *p++ = ',';
+    p = cli_put_int(p, j->num_gpus);
+    *p++ = ',';
+    if (j->state == JOB_COMPLETED)
+        p = put_str(p, c->types[j->gpu_type].name);
+    *p++ = ',';
+    p = cli_put_int(p, j->preemptions);
+    *p++ = ',';
+    p = put_str(p, status_name(j));
+    *p++ = ',';
+    p = put_str(p, reason);
+    *p++ = '\n';
+    cli_rows_put(o, (size_t)(p - line));
+}
