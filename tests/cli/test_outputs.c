@@ -1,7 +1,8 @@
 /* test_outputs.c -- `hetsim run --outputs summary`: only summary.json and
  * perf.json, the summary byte for byte the one of a full run (the figures
  * of the small fixture are hand-checked in test_check.c), no jobs.csv nor
- * timeline.csv, including ones an earlier full run left in the folder. */
+ * timeline.csv, including ones an earlier full run left in the folder;
+ * `--outputs jobs`: the same with jobs.csv. */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -74,6 +75,30 @@ Test(outputs_option, summary_removes_big_files_of_an_earlier_run)
 
 Test(outputs_option, an_unknown_value_is_a_usage_error)
 {
-    cr_assert_eq(run_small("x", "--outputs jobs"), 2);
-    cr_assert(strstr(o_err, "--outputs"), "%s", o_err);
+    cr_assert_eq(run_small("x", "--outputs timeline"), 2);
+    cr_assert(strstr(o_err, "--outputs wants all, jobs or summary"), "%s",
+              o_err);
+}
+
+/* --outputs jobs: jobs.csv and summary.json byte for byte a full run's,
+ * no timeline.csv (also none left from an earlier full run). */
+Test(outputs_option, jobs_writes_the_same_jobs_and_no_timeline)
+{
+    cr_assert_eq(run_small("all", ""), 0, "%s", o_err);
+    cr_assert_eq(run_small("j", ""), 0, "%s", o_err);
+    cr_assert(exists("j", "timeline.csv"));
+    cr_assert_eq(run_small("j", "--outputs jobs"), 0, "%s", o_err);
+    static char a[1 << 16], b[1 << 16];
+    static const char *const files[] = {"jobs.csv", "summary.json"};
+    for (int i = 0; i < 2; i++) {
+        char pa[512], pb[512];
+        snprintf(pa, sizeof pa, "%s/all/%s", o_dir, files[i]);
+        snprintf(pb, sizeof pb, "%s/j/%s", o_dir, files[i]);
+        clitest_read_file(pa, a, sizeof a);
+        clitest_read_file(pb, b, sizeof b);
+        cr_assert_str_eq(a, b, "%s", files[i]);
+    }
+    cr_assert(strstr(a, "\"jobs_completed\":\t6"), "%s", a);
+    cr_assert_not(exists("j", "timeline.csv"));
+    cr_assert(exists("j", "perf.json"));
 }
