@@ -303,7 +303,8 @@ Test(python_sharing, whole_gpu_jobs_ask_1000_milli_without_sharing)
 /* Start-up (docs/performance.md): the program opens CPython, through its
  * embedding hetsim_embed.so, only for a Python policy. The dynamic
  * loader's own record (LD_DEBUG=files, glibc) says which libraries a run
- * opened: libpython for fifo.py, neither it nor libxgboost for fifo. */
+ * opened: libpython for fifo.py; for fifo neither it, nor libxgboost, nor
+ * OpenMPI's libmpi. */
 static int opened(const char *policy, const char *library)
 {
     char dir[64], cmd[2048];
@@ -324,6 +325,7 @@ Test(python_startup, only_a_python_policy_opens_libpython)
     cr_assert_not(opened("fifo", "libpython3"));
     cr_assert_not(opened("fifo", "libxgboost"));
     cr_assert_not(opened(EX "fifo.py", "libxgboost"));
+    cr_assert_not(opened("fifo", "libmpi"));
 }
 
 /* A copy of the program without hetsim_embed.so beside it still runs the
