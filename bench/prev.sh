@@ -28,5 +28,10 @@ cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release \
   -DHETSIM_TESTS=OFF >/dev/null
 cmake --build "$dir/build" -j "${JOBS:-2}" --target hetsim >/dev/null
 cp "$dir/build/hetsim" "$dir/hetsim"
+# the modules it opens on demand, looked for beside it (hetsim_embed.so for
+# Python policies, hetsim_mpi.so under mpirun; none before they existed)
+for m in "$dir/build/"hetsim_*.so; do
+  if [ -e "$m" ]; then cp "$m" "$dir/"; fi
+done
 echo "$commit" > "$dir/commit"
 rm -rf "$dir/src" "$dir/build"

@@ -3,20 +3,30 @@
  * fixed split would leave ranks idle behind the slowest share); the others
  * run what they are given and ask again. Built when CMake finds MPI
  * (HETSIM_HAVE_MPI); a plain `hetsim sweep` never initialises MPI, so the
- * same binary works without mpirun. */
+ * same binary works without mpirun. The MPI calls themselves live in
+ * hetsim_mpi.so (mpi_link.h), opened only under mpirun, so that no other
+ * command loads OpenMPI. */
 #include <stdlib.h>
 
 #include "cli.h"
 #include "sweep_internal.h"
 
 #if HETSIM_HAVE_MPI
-#include <time.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
-#include <mpi.h>
+#include "mpi_link.h"
 
 /* A worker sends ASK for a cell and waits for the CELL answer (an index, or
  * -1: stop asking); it sends REPORT {cell, ok} as each of its cells ends. */
 enum { TAG_ASK = 1, TAG_CELL = 2, TAG_REPORT = 3 };
+
+/* The MPI calls, from hetsim_mpi.so (mpi_link.h), opened under mpirun. */
+static const struct sweep_mpi_link *mpi;
 
 int sweep_mpi_launched(void)
 {
@@ -25,21 +35,63 @@ int sweep_mpi_launched(void)
            getenv("PMI_SIZE");
 }
 
-/* Waits for the next message without spinning a core: the workers need
- * the CPUs more than rank 0 needs a fast answer. */
-static void receive(long long msg[2], MPI_Status *st)
+/* The module's path into PATH: beside the program (build/hetsim), else one
+ * folder up (the test programs of build/tests/). 0, or -1 with WHY. */
+static int find_link(char *path, size_t cap, char *why, size_t why_cap)
 {
-    MPI_Request req;
-    int flag = 0;
-    MPI_Irecv(msg, 2, MPI_LONG_LONG, MPI_ANY_SOURCE, MPI_ANY_TAG,
-              MPI_COMM_WORLD, &req);
-    for (;;) {
-        MPI_Test(&req, &flag, st);
-        if (flag)
-            return;
-        struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
+    char dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0) {
+        snprintf(why, why_cap,
+                 "cannot find the hetsim program's folder "
+                 "(/proc/self/exe): %s",
+                 strerror(errno));
+        return -1;
     }
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash) /* always: the kernel gives an absolute path */
+        *slash = '\0';
+    static const char *const places[] = {"", "/.."};
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        snprintf(path, cap, "%s%s/%s", dir, places[i], SWEEP_MPI_FILE);
+        if (access(path, F_OK) == 0)
+            return 0;
+    }
+    snprintf(why, why_cap,
+             "a sweep under mpirun needs %s, built with the hetsim program "
+             "and kept beside it: not found in %s",
+             SWEEP_MPI_FILE, dir);
+    return -1;
+}
+
+/* Opens hetsim_mpi.so; 0, or -1 with WHY. RTLD_GLOBAL: OpenMPI's own
+ * plugins take libmpi's symbols from the global scope. */
+static int open_link(char *why, size_t cap)
+{
+    char path[PATH_MAX];
+    if (find_link(path, sizeof path, why, cap))
+        return -1;
+    void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, cap, "cannot load %s: %s", path, e ? e : "unknown error");
+        return -1;
+    }
+    void *sym = dlsym(lib, SWEEP_MPI_ENTRY);
+    const struct sweep_mpi_link *(*entry)(void) = NULL;
+    if (sym)
+        memcpy(&entry, &sym, sizeof sym);
+    mpi = entry ? entry() : NULL;
+    if (!mpi || mpi->abi != SWEEP_MPI_ABI || mpi->size != sizeof *mpi) {
+        mpi = NULL;
+        snprintf(why, cap,
+                 "%s is not the MPI module of this hetsim program (rebuild "
+                 "both)",
+                 path);
+        return -1;
+    }
+    return 0;
 }
 
 /* Rank 0: answers each ASK with the next cell not yet done, or -1 when
@@ -50,13 +102,13 @@ static int serve(const char *out, const struct sweep_cell *cells, size_t n,
 {
     size_t next = 0, handed = 0, reported = 0;
     int stopped = 0;
-    struct sweep_progress pr = {.total = n, .start = cli_clock(),
-                                .show = progress};
+    struct sweep_progress pr = {
+        .total = n, .start = cli_clock(), .show = progress};
     while (stopped < workers || reported < handed) {
         long long msg[2];
-        MPI_Status st;
-        receive(msg, &st);
-        if (st.MPI_TAG == TAG_REPORT) {
+        int tag, source;
+        mpi->receive_any(msg, &tag, &source);
+        if (tag == TAG_REPORT) {
             reported++;
             sweep_progress_step(&pr, !msg[1]);
             continue;
@@ -69,13 +121,13 @@ static int serve(const char *out, const struct sweep_cell *cells, size_t n,
         long long cell = next < n ? (long long)next++ : -1;
         handed += cell >= 0;
         stopped += cell < 0;
-        MPI_Send(&cell, 1, MPI_LONG_LONG, st.MPI_SOURCE, TAG_CELL,
-                 MPI_COMM_WORLD);
+        mpi->send(&cell, 1, source, TAG_CELL);
     }
     sweep_progress_end(&pr);
     if (pr.failed)
         cli_error("%zu of %zu cells failed; run the same command again to "
-                  "retry them", pr.failed, n);
+                  "retry them",
+                  pr.failed, n);
     return pr.failed ? CLI_FAILURE : CLI_OK;
 }
 
@@ -84,9 +136,8 @@ static long long ask(void *ctx)
 {
     long long msg[2] = {-1, 0}, cell;
     (void)ctx;
-    MPI_Send(msg, 2, MPI_LONG_LONG, 0, TAG_ASK, MPI_COMM_WORLD);
-    MPI_Recv(&cell, 1, MPI_LONG_LONG, 0, TAG_CELL, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    mpi->send(msg, 2, 0, TAG_ASK);
+    mpi->receive(&cell, 1, 0, TAG_CELL);
     return cell;
 }
 
@@ -94,7 +145,7 @@ static void report(void *ctx, size_t cell, int ok)
 {
     long long msg[2] = {(long long)cell, ok};
     (void)ctx;
-    MPI_Send(msg, 2, MPI_LONG_LONG, 0, TAG_REPORT, MPI_COMM_WORLD);
+    mpi->send(msg, 2, 0, TAG_REPORT);
 }
 
 /* Cells in order, for a world of one rank. */
@@ -122,12 +173,16 @@ int sweep_mpi_run(const struct sweep_spec *s, const char *out,
                   int progress, int *is_root)
 {
     int rank = 0, size = 1, rc;
-    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+    char why[PATH_MAX + 256];
+    *is_root = 1;
+    if (!mpi && open_link(why, sizeof why)) {
+        cli_error("%s", why);
+        return CLI_FAILURE;
+    }
+    if (mpi->init(&rank, &size)) {
         cli_error("MPI_Init failed");
         return CLI_FAILURE;
     }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     *is_root = rank == 0;
     struct alone a = {out, cells, n, 0};
     struct sweep_source worker = {ask, report, NULL},
@@ -139,13 +194,16 @@ int sweep_mpi_run(const struct sweep_spec *s, const char *out,
     else
         rc = sweep_run_cells(s, out, cells, jobs, &worker);
     /* Rank 0 aggregates only after every cell handed out was reported. */
-    MPI_Finalize();
+    mpi->finalize();
     return rc;
 }
 
 #else
 
-int sweep_mpi_launched(void) { return 0; }
+int sweep_mpi_launched(void)
+{
+    return 0;
+}
 
 int sweep_mpi_run(const struct sweep_spec *s, const char *out,
                   const struct sweep_cell *cells, size_t n, long jobs,

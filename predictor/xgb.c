@@ -1,8 +1,15 @@
 /* xgb.c -- gradient boosting, random forest and a single tree through
  * XGBoost's C API (Debian libxgboost-dev). One thread, a fixed seed and
  * the exact split finder, so a fit is the same on every run; XGBoost's
- * own logging is silenced. XGBoost works in float32: rows are converted. */
+ * own logging is silenced. XGBoost works in float32: rows are converted.
+ *
+ * libxgboost is opened (dlopen) at the first fit or load, not linked:
+ * with libdmlc, libstdc++ and libgomp it costs every hetsim command about
+ * 9 ms of start-up (docs/performance.md, "Start-up"), and only the
+ * baselines use it. */
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +18,76 @@
 
 #include "tabular_internal.h"
 
-static int xgb_error(const char *what, char *err, size_t errlen)
+/* Debian's libxgboost0 (the runtime package of libxgboost-dev). */
+#define XGB_LIBRARY "libxgboost.so.0"
+
+/* The C API functions used here, typed from <xgboost/c_api.h>. */
+#define XGB_FUNCTIONS(X)                                                       \
+    X(XGBGetLastError)                                                         \
+    X(XGBSetGlobalConfig)                                                      \
+    X(XGBoosterCreate)                                                         \
+    X(XGBoosterEvalOneIter)                                                    \
+    X(XGBoosterFree)                                                           \
+    X(XGBoosterLoadModelFromBuffer)                                            \
+    X(XGBoosterPredict)                                                        \
+    X(XGBoosterSaveModelToBuffer)                                              \
+    X(XGBoosterSetParam)                                                       \
+    X(XGBoosterUpdateOneIter)                                                  \
+    X(XGDMatrixCreateFromMat)                                                  \
+    X(XGDMatrixFree)                                                           \
+    X(XGDMatrixSetFloatInfo)
+
+#define XGB_FIELD(f) __typeof__(&f) f;
+static struct {
+    XGB_FUNCTIONS(XGB_FIELD)
+} xg;
+
+static pthread_once_t xg_once = PTHREAD_ONCE_INIT;
+static char xg_why[400]; /* why the library is unusable; "" when loaded */
+
+#define XGB_RESOLVE(f)                                                         \
+    if (!(sym = dlsym(lib, #f)))                                               \
+        goto missing;                                                          \
+    memcpy(&xg.f, &sym, sizeof sym);
+
+/* Opens the library and fills xg, once; the library stays open (its
+ * boosters may live until exit). */
+static void xg_open(void)
 {
-    snprintf(err, errlen, "xgboost: %s: %s", what, XGBGetLastError());
+    void *lib = dlopen(XGB_LIBRARY, RTLD_NOW | RTLD_LOCAL), *sym;
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(xg_why, sizeof xg_why,
+                 "xgboost: cannot load %s (%s): install the Debian package "
+                 "libxgboost0 (or run 'make deps')",
+                 XGB_LIBRARY, e ? e : "not found");
+        return;
+    }
+    XGB_FUNCTIONS(XGB_RESOLVE)
+    xg.XGBSetGlobalConfig("{\"verbosity\":0}");
+    return;
+missing:; /* an older XGBoost than libxgboost-dev's headers */
+    const char *e = dlerror();
+    snprintf(xg_why, sizeof xg_why, "xgboost: %s: %s", XGB_LIBRARY,
+             e ? e : "a function is missing");
+    memset(&xg, 0, sizeof xg);
+    dlclose(lib);
+}
+
+/* 0 once the library is usable, else -1 with ERR saying why. */
+static int xg_ready(char *err, size_t errlen)
+{
+    pthread_once(&xg_once, xg_open);
+    if (!xg_why[0])
+        return 0;
+    snprintf(err, errlen, "%s", xg_why);
     return -1;
 }
 
-static void quiet(void)
+static int xgb_error(const char *what, char *err, size_t errlen)
 {
-    static int done;
-    if (!done) {
-        XGBSetGlobalConfig("{\"verbosity\":0}");
-        done = 1;
-    }
+    snprintf(err, errlen, "xgboost: %s: %s", what, xg.XGBGetLastError());
+    return -1;
 }
 
 /* A DMatrix of N rows of NF features (float32); labels Z when not NULL. */
@@ -39,7 +103,7 @@ static int make_matrix(const double *x, const double *z, size_t n, size_t nf,
     }
     for (size_t i = 0; i < n * nf; i++)
         fx[i] = (float)x[i];
-    if (XGDMatrixCreateFromMat(fx, (bst_ulong)n, (bst_ulong)nf, NAN, out)) {
+    if (xg.XGDMatrixCreateFromMat(fx, (bst_ulong)n, (bst_ulong)nf, NAN, out)) {
         xgb_error("matrix", err, errlen);
         goto done;
     }
@@ -47,9 +111,9 @@ static int make_matrix(const double *x, const double *z, size_t n, size_t nf,
     if (z) {
         for (size_t i = 0; i < n; i++)
             fz[i] = (float)z[i];
-        if (XGDMatrixSetFloatInfo(*out, "label", fz, (bst_ulong)n)) {
+        if (xg.XGDMatrixSetFloatInfo(*out, "label", fz, (bst_ulong)n)) {
             rc = xgb_error("labels", err, errlen);
-            XGDMatrixFree(*out);
+            xg.XGDMatrixFree(*out);
         }
     }
 done:
@@ -62,15 +126,15 @@ static int set(BoosterHandle h, const char *key, double v)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%.17g", v);
-    return XGBoosterSetParam(h, key, buf);
+    return xg.XGBoosterSetParam(h, key, buf);
 }
 
 static int configure(BoosterHandle h, const struct pred_base *b)
 {
     const struct pred_base_params *p = &b->p;
     int rf = b->kind == PRED_BASE_RF, boost = b->kind == PRED_BASE_XGBOOST;
-    int rc = XGBoosterSetParam(h, "objective", "reg:squarederror") |
-             XGBoosterSetParam(h, "tree_method", "exact") |
+    int rc = xg.XGBoosterSetParam(h, "objective", "reg:squarederror") |
+             xg.XGBoosterSetParam(h, "tree_method", "exact") |
              set(h, "nthread", 1) |
              set(h, "seed", (double)(p->seed % 2147483647UL)) |
              set(h, "base_score", 0) | /* targets are standardized */
@@ -93,13 +157,13 @@ static double parse_rmse(const char *s)
 int xgb_fit(struct pred_base *b, const double *x, const double *z, size_t n,
             char *err, size_t errlen)
 {
-    quiet();
     DMatrixHandle d;
     BoosterHandle h;
-    if (make_matrix(x, z, n, (size_t)b->schema.nfeat, &d, err, errlen) < 0)
+    if (xg_ready(err, errlen) < 0 ||
+        make_matrix(x, z, n, (size_t)b->schema.nfeat, &d, err, errlen) < 0)
         return -1;
-    if (XGBoosterCreate(&d, 1, &h)) {
-        XGDMatrixFree(d);
+    if (xg.XGBoosterCreate(&d, 1, &h)) {
+        xg.XGDMatrixFree(d);
         return xgb_error("booster", err, errlen);
     }
     b->booster = h;
@@ -107,16 +171,16 @@ int xgb_fit(struct pred_base *b, const double *x, const double *z, size_t n,
     if (configure(h, b))
         rc = xgb_error("parameters", err, errlen);
     for (int r = 0; rc == 0 && r < rounds; r++) {
-        if (XGBoosterUpdateOneIter(h, r, d)) {
+        if (xg.XGBoosterUpdateOneIter(h, r, d)) {
             rc = xgb_error("training", err, errlen);
             break;
         }
         const char *names[] = {"train"}, *out;
-        if (b->p.loss_out && !XGBoosterEvalOneIter(h, r, &d, names, 1, &out))
+        if (b->p.loss_out && !xg.XGBoosterEvalOneIter(h, r, &d, names, 1, &out))
             b->p.loss_out[r] = parse_rmse(out);
     }
     b->p.loss_out = NULL; /* borrowed for the fit only */
-    XGDMatrixFree(d);
+    xg.XGDMatrixFree(d);
     return rc;
 }
 
@@ -129,14 +193,14 @@ int xgb_predict(struct pred_base *b, const double *x, size_t n, double *out,
     if (make_matrix(x, NULL, n, (size_t)b->schema.nfeat, &d, err, errlen) < 0)
         return -1;
     /* option 0: plain values; ntree_limit 0: all trees; training 0 */
-    if (XGBoosterPredict(b->booster, d, 0, 0, 0, &len, &res) ||
+    if (xg.XGBoosterPredict(b->booster, d, 0, 0, 0, &len, &res) ||
         len != (bst_ulong)n) {
-        XGDMatrixFree(d);
+        xg.XGDMatrixFree(d);
         return xgb_error("prediction", err, errlen);
     }
     for (size_t i = 0; i < n; i++)
         out[i] = res[i];
-    XGDMatrixFree(d);
+    xg.XGDMatrixFree(d);
     return 0;
 }
 
@@ -144,8 +208,8 @@ int xgb_dump(const struct pred_base *b, const char **buf, size_t *len,
              char *err, size_t errlen)
 {
     bst_ulong n;
-    if (XGBoosterSaveModelToBuffer(b->booster, "{\"format\":\"json\"}", &n,
-                                   buf))
+    if (xg.XGBoosterSaveModelToBuffer(b->booster, "{\"format\":\"json\"}", &n,
+                                      buf))
         return xgb_error("save", err, errlen);
     *len = (size_t)n;
     return 0;
@@ -154,13 +218,14 @@ int xgb_dump(const struct pred_base *b, const char **buf, size_t *len,
 int xgb_restore(struct pred_base *b, const char *buf, size_t len, char *err,
                 size_t errlen)
 {
-    quiet();
     BoosterHandle h;
-    if (XGBoosterCreate(NULL, 0, &h))
+    if (xg_ready(err, errlen) < 0)
+        return -1;
+    if (xg.XGBoosterCreate(NULL, 0, &h))
         return xgb_error("booster", err, errlen);
     b->booster = h;
-    if (XGBoosterLoadModelFromBuffer(h, buf, (bst_ulong)len) ||
-        XGBoosterSetParam(h, "nthread", "1"))
+    if (xg.XGBoosterLoadModelFromBuffer(h, buf, (bst_ulong)len) ||
+        xg.XGBoosterSetParam(h, "nthread", "1"))
         return xgb_error("load", err, errlen);
     return 0;
 }
@@ -168,6 +233,6 @@ int xgb_restore(struct pred_base *b, const char *buf, size_t len, char *err,
 void xgb_free(struct pred_base *b)
 {
     if (b->booster)
-        XGBoosterFree(b->booster);
+        xg.XGBoosterFree(b->booster);
     b->booster = NULL;
 }

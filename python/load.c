@@ -10,13 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int hpy_is_policy(const char *name)
-{
-    size_t len = strlen(name);
-    return strncmp(name, "python:", 7) == 0 ||
-           (len > 3 && strcmp(name + len - 3, ".py") == 0);
-}
-
 /* Runs the file PATH as module NAME; its namespace dict, or NULL. */
 static PyObject *run_file(const char *path, const char *name)
 {

@@ -5,12 +5,15 @@
  * and the exit codes and messages of a raising policy, an illegal
  * decision, wrong --policy-opt and broken files. The built-ins are the
  * independent reference: the Python files share no code with them.
+ * Start-up: CPython is opened only for a Python policy, and a program
+ * without its embedding (hetsim_embed.so) says so.
  * `import hetsim` is checked by tests/python/module_test.py (CTest
  * python_module). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cli/run_helpers.h"
 
@@ -294,5 +297,62 @@ Test(python_sharing, whole_gpu_jobs_ask_1000_milli_without_sharing)
      * milli.py must raise */
     cr_assert_eq(run(dir, "w", FIX "milli.py", TIRESIAS), 1, "%s", err);
     cr_assert(strstr(err, "pod 0: gpu_milli 1000"), "%s", err);
+    clitest_remove_dir(dir);
+}
+
+/* Start-up (docs/performance.md): the program opens CPython, through its
+ * embedding hetsim_embed.so, only for a Python policy. The dynamic
+ * loader's own record (LD_DEBUG=files, glibc) says which libraries a run
+ * opened: libpython for fifo.py; for fifo neither it, nor libxgboost, nor
+ * OpenMPI's libmpi. */
+static int opened(const char *policy, const char *library)
+{
+    char dir[64], cmd[2048];
+    clitest_make_dir(dir, "hetsim-python");
+    snprintf(cmd, sizeof cmd,
+             "LD_DEBUG=files %s run -q %s --policy '%s' --out '%s/o' "
+             "2>&1 >/dev/null | grep -q 'file=%s'",
+             HETSIM_BIN, TIRESIAS, policy, dir, library);
+    int status = system(cmd);
+    clitest_remove_dir(dir);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) <= 1, "%s", cmd);
+    return WEXITSTATUS(status) == 0;
+}
+
+Test(python_startup, only_a_python_policy_opens_libpython)
+{
+    cr_assert(opened(EX "fifo.py", "libpython3"));
+    cr_assert_not(opened("fifo", "libpython3"));
+    cr_assert_not(opened("fifo", "libxgboost"));
+    cr_assert_not(opened(EX "fifo.py", "libxgboost"));
+    cr_assert_not(opened("fifo", "libmpi"));
+}
+
+/* A copy of the program without hetsim_embed.so beside it still runs the
+ * built-in policies, and says what is missing for a Python one. */
+Test(python_startup, a_program_without_its_embedding_names_the_missing_file)
+{
+    char dir[64], cmd[2048];
+    clitest_make_dir(dir, "hetsim-python");
+    snprintf(cmd, sizeof cmd,
+             "cp %s %s/hetsim && %s/hetsim run -q %s --policy fifo --out "
+             "%s/c 2>%s/err",
+             HETSIM_BIN, dir, dir, TIRESIAS, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "%s/hetsim run -q %s --policy " EX "fifo.py --out %s/py "
+             "2>%s/err",
+             dir, TIRESIAS, dir, dir);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3, "%s", cmd);
+    char path[128], text[1024], want[256];
+    snprintf(path, sizeof path, "%s/err", dir);
+    clitest_read_file(path, text, sizeof text);
+    snprintf(want, sizeof want,
+             "hetsim: error: " EX "fifo.py: Python policies need "
+             "hetsim_embed.so, built with the hetsim program and kept beside "
+             "it: not found in %s\n",
+             dir);
+    cr_assert_str_eq(text, want);
     clitest_remove_dir(dir);
 }

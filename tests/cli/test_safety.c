@@ -86,6 +86,33 @@ Test(safety, rf_and_xgboost_on_a_full_disk_keep_the_old_model_and_exit_1)
     }
 }
 
+/* libxgboost is opened at the first fit (predictor/xgb.c), not linked: a
+ * library that does not load (here an empty file found first through
+ * LD_LIBRARY_PATH) fails that fit with the package to install, writes no
+ * model, and leaves every other model working. */
+Test(safety, xgboost_without_its_library_names_the_package_and_linear_trains)
+{
+    cr_assert_eq(hetsim("dataset synth --schema memory --rows 60 -o mem.csv"),
+                 0, "%s", err);
+    clitest_write_file(dir, "libxgboost.so.0", "");
+    setenv("LD_LIBRARY_PATH", dir, 1);
+    int rc = hetsim("predictor train -q --data mem.csv --target memory_mb "
+                    "--model xgboost -o x.model");
+    static char xgb_err[sizeof err];
+    memcpy(xgb_err, err, sizeof err);
+    int linear = hetsim("predictor train -q --data mem.csv --target "
+                        "memory_mb --model linear -o l.model");
+    unsetenv("LD_LIBRARY_PATH");
+    cr_assert_eq(rc, 1, "%s", xgb_err);
+    cr_assert(strstr(xgb_err, "hetsim: error: xgboost: cannot load "
+                              "libxgboost.so.0") &&
+                  strstr(xgb_err, "install the Debian package libxgboost0"),
+              "%s", xgb_err);
+    cr_assert_eq(linear, 0, "%s", err);
+    /* mem.csv, libxgboost.so.0, l.model: no x.model */
+    cr_assert_eq(clitest_count_entries(dir), 3);
+}
+
 /* ---- 4. Devices, FIFOs and links as outputs ----------------------------- */
 
 Test(safety, trace_generate_to_dev_full_fails_and_leaves_the_device)
