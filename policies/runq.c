@@ -208,6 +208,45 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
     return new_run(q, w, e);
 }
 
+int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                 uint32_t n)
+{
+    uint32_t i = 1;
+    while (i < n && higher(q, &e[i], &e[i - 1]))
+        i++;
+    if (n < 4 || i < n) { /* not one rising run, or a short one */
+        for (i = 0; i < n; i++)
+            if (rq_push(q, w, e[i]) != 0)
+                return -1;
+        return 0;
+    }
+    if (new_run(q, w, e[0]) != 0)
+        return -1;
+    uint32_t run = q->open;
+    struct rq_run *r = &q->runs[run];
+    if (r->cap < n) {
+        struct rq_item *a = realloc(r->a, n * sizeof *a);
+        if (!a) { /* then one by one, as far as memory goes */
+            for (i = 1; i < n; i++)
+                if (rq_push(q, w, e[i]) != 0)
+                    return -1;
+            return 0;
+        }
+        r->a = a;
+        r->cap = n;
+    }
+    for (i = 1; i < n; i++) {
+        w[e[i].job] = (struct rq_where){q->id, run, i};
+        r->a[i] = e[i];
+    }
+    r->hi = r->live = n;
+    r->dir = 1;
+    q->len += n - 1;
+    q->heap[r->at].top = e[n - 1];
+    heap_up(q, r->at);
+    return 0;
+}
+
 const struct rq_item *rq_top(const struct rq *q)
 {
     return q->hlen ? &q->heap[0].top : NULL;
