@@ -63,7 +63,7 @@ static double las_prio(void *ctx, const struct sim *s, uint32_t job,
     double attained = sim_attained_s(s, job);
     if (j->state == JOB_RUNNING) { /* its overhead is charged at its end */
         double resume = j->last_start + j->overhead_run, now = sim_now(s);
-        attained -= fmin(now, resume) - j->last_start;
+        attained -= (now < resume ? now : resume) - j->last_start;
         if (now < resume)
             *until = resume;
         else

@@ -127,6 +127,8 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
                      int32_t new_free)
 {
     struct sim_frag *fr = s->frag;
+    if (old_free == new_free && !fr->deferred && fr->last_t == s->now)
+        return; /* brought up to now already: adds 0 (sim_swap's GPUs) */
     int32_t off = fr->off[s->cluster->nodes[node].gpu_type];
     if (fr->deferred) {
         log_update(s, fr, (uint32_t)(off + old_free),
