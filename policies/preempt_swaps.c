@@ -38,8 +38,10 @@ struct aside {
 /* Files the jobs kept aside in their queues; 0 or SIM_ENOMEM. */
 static int flush(struct pol_preempt *p, struct aside *a)
 {
-    int rc = rq_push_many(&p->waiting, p->where, p->vs, a->nv);
-    if (rq_push_many(&p->groups[0].q, p->where, p->ss, a->ns) != 0)
+    int rc = 0;
+    if (a->nv && rq_push_many(&p->waiting, p->where, p->vs, a->nv) != 0)
+        rc = -1;
+    if (a->ns && rq_push_many(&p->groups[0].q, p->where, p->ss, a->ns) != 0)
         rc = -1;
     a->nv = a->ns = 0;
     return rc ? SIM_ENOMEM : 0;

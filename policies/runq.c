@@ -302,7 +302,12 @@ struct rq_item rq_pop(struct rq *q, struct rq_where *w)
 {
     uint32_t run = q->heap[0].run;
     struct rq_run *r = &q->runs[run];
-    struct rq_item e = q->heap[0].top; /* the copy of r's top */
+    /* Mostly the run's next item is alive and stays on top (a pass takes
+     * its jobs from one run): take's and fix_top's work, inline. */
+    uint32_t i = r->dir < 0 ? r->lo + 1 : r->hi - 2;
+    if (r->hi - r->lo < 2 || !alive(q, w, run, i))
+        return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
+    struct rq_item e = q->heap[0].top; /* the copy of the run's top */
     w[e.job].queue = 0;
     r->live--;
     q->len--;
@@ -310,19 +315,11 @@ struct rq_item rq_pop(struct rq *q, struct rq_where *w)
         r->lo++;
     else
         r->hi--;
-    /* Mostly the run's next item is alive and stays on top (a pass takes
-     * its jobs from one run): fix_top and heap_down's work, inline. */
-    if (r->lo < r->hi) {
-        uint32_t i = r->dir < 0 ? r->lo : r->hi - 1;
-        const struct rq_item *next = &r->a[i];
-        if (alive(q, w, run, i) &&
-            (q->hlen < 2 || higher(q, next, &q->heap[1].top)) &&
-            (q->hlen < 3 || higher(q, next, &q->heap[2].top))) {
-            q->heap[0].top = *next;
-            return e;
-        }
-    }
-    fix_top(q, w, run);
+    const struct rq_item *next = &r->a[i];
+    q->heap[0].top = *next;
+    if ((q->hlen >= 2 && higher(q, &q->heap[1].top, next)) ||
+        (q->hlen >= 3 && higher(q, &q->heap[2].top, next)))
+        heap_down(q, 0);
     return e;
 }
 

@@ -127,8 +127,6 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
                      int32_t new_free)
 {
     struct sim_frag *fr = s->frag;
-    if (old_free == new_free && !fr->deferred && fr->last_t == s->now)
-        return; /* brought up to now already: adds 0 (sim_swap's GPUs) */
     int32_t off = fr->off[s->cluster->nodes[node].gpu_type];
     if (fr->deferred) {
         log_update(s, fr, (uint32_t)(off + old_free),
@@ -139,6 +137,13 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
     fr->area += (double)fr->sum * (s->now - fr->last_t);
     fr->last_t = s->now;
     fr->sum += row[new_free] - row[old_free];
+}
+
+void sim_frag_touch(struct sim *s, int32_t node)
+{
+    const struct sim_frag *fr = s->frag;
+    if (fr->deferred || fr->last_t != s->now) /* else it would add 0 */
+        sim_frag_update(s, node, s->node_free[node], s->node_free[node]);
 }
 
 void sim_frag_count_job(struct sim *s, uint32_t j)
