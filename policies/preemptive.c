@@ -36,7 +36,9 @@
  * preempt (free GPUs or victims of the wrong type) are walked past. A
  * one-GPU job that takes a one-GPU victim's place is started on its GPU in
  * one engine call (sim_swap), when the placement rule could only choose
- * that GPU: the same results as a preemption and a start. */
+ * that GPU: the same results as a preemption and a start. The swaps that
+ * open a pass on a full one-type cluster file their jobs in bulk
+ * (preempt_swaps.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +54,8 @@
 static inline int higher(int max, const struct rq_item *x,
                          const struct rq_item *y)
 {
-    return max ? pol_pre_before(y->key, y, x->key, x) : pol_pre_before(x->key, x, y->key, y);
+    return max ? pol_pre_before(y->key, y, x->key, x)
+               : pol_pre_before(x->key, x, y->key, y);
 }
 
 /* The child of I among the first N items that belongs highest, or
@@ -196,7 +199,8 @@ static int32_t worst_group(const struct pol_preempt *p, int32_t type,
         if (!top || (type >= 0 && gr->type != type))
             continue;
         double k = pol_pre_prio_now(p, gr, top, now);
-        if (worst < 0 || pol_pre_before(wk, rq_top(&p->groups[worst].q), k, top)) {
+        if (worst < 0 ||
+            pol_pre_before(wk, rq_top(&p->groups[worst].q), k, top)) {
             worst = g;
             wk = k;
         }
@@ -228,7 +232,7 @@ static int32_t share_victims_on(struct pol_preempt *p, struct sim *s,
     if (room) {
         *urgent = p->v[at + n - 1].e;
         urgent->key = pol_pre_prio_now(p, &p->groups[p->v[at + n - 1].group],
-                               &p->v[at + n - 1].e, now);
+                                       &p->v[at + n - 1].e, now);
     }
     *taken = n;
     return room ? n : 0;
@@ -306,8 +310,8 @@ static int32_t choose_victims(struct pol_preempt *p, struct sim *s,
         if (!(w->allowed & (1u << t)) || c->types[t].gpus < w->num_gpus)
             continue;
         int32_t k = victims_on(p, s, wi, t, *taken, &n, &urgent);
-        if (k > 0 &&
-            (nbest == 0 || pol_pre_before(best.key, &best, urgent.key, &urgent))) {
+        if (k > 0 && (nbest == 0 ||
+                      pol_pre_before(best.key, &best, urgent.key, &urgent))) {
             put_back(p, 0, *taken, 1); /* a better type than the last */
             memmove(p->v, p->v + *taken, (size_t)n * sizeof *p->v);
             *taken = n;
