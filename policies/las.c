@@ -22,12 +22,14 @@
  * run queues, O(1) plus the log of a few runs on a burst; a one-GPU job
  * takes its victim's GPU in one engine call; the engine's event heap drops
  * the finish events of preempted runs, so it holds O(running jobs)): about
- * 1,500 instructions per preemption and restart on a burst (callgrind,
- * 5,000 jobs, release build with link-time optimisation), 1,720 without
- * it and with the event heap compacted at half full, 3,400 before the run
- * queues and the swap. On the 30,000-job burst, whole command on the
- * loaded 2-core sandbox: 4.1 to 5.0 s of CPU (5.0 to 5.7 s before), 22x to
- * 31x FIFO's CPU and 29x to 37x its wall time (docs/performance.md).
+ * 1,290 instructions per preemption and restart on a burst (callgrind,
+ * 5,000 jobs, release build with link-time optimisation, the swap loop's
+ * queue work in bulk: preempt_swaps.c), 1,500 before that, 1,720 without
+ * link-time optimisation and with the event heap compacted at half full,
+ * 3,400 before the run queues and the swap. On the 30,000-job burst,
+ * whole command on the loaded 2-core sandbox: 3.9 to 4.1 s of CPU (4.7 to
+ * 5.2 s before, in the same minute), 26x to 28x FIFO's CPU
+ * (docs/performance.md).
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running
  * job a waiting one has overtaken, and on a burst the preemptions per job
@@ -63,7 +65,7 @@ static double las_prio(void *ctx, const struct sim *s, uint32_t job,
     double attained = sim_attained_s(s, job);
     if (j->state == JOB_RUNNING) { /* its overhead is charged at its end */
         double resume = j->last_start + j->overhead_run, now = sim_now(s);
-        attained -= fmin(now, resume) - j->last_start;
+        attained -= (now < resume ? now : resume) - j->last_start;
         if (now < resume)
             *until = resume;
         else

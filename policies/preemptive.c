@@ -36,67 +36,14 @@
  * preempt (free GPUs or victims of the wrong type) are walked past. A
  * one-GPU job that takes a one-GPU victim's place is started on its GPU in
  * one engine call (sim_swap), when the placement rule could only choose
- * that GPU: the same results as a preemption and a start. */
+ * that GPU: the same results as a preemption and a start. The swaps that
+ * open a pass on a full one-type cluster file their jobs in bulk
+ * (preempt_swaps.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies_internal.h"
-#include "runq_internal.h"
-
-
-struct pheap {
-    struct rq_item *a; /* (cap) */
-    uint32_t len, cap;
-    int max;       /* 1: the worst on top (running), 0: the best */
-};
-
-/* The running jobs on one GPU type whose priorities move at one rate. */
-struct group {
-    int32_t type;
-    double rate;
-    struct rq q;
-};
-
-struct slot {
-    double base, since; /* priority `base` when filed at time `since` */
-    int32_t heap;       /* -1 none, 0 waiting, g + 1 running group g */
-    int32_t node;       /* its node while it runs on one node, else -1 */
-    uint32_t stamp;     /* bumped at each (re)insertion: old rekeys stale */
-    uint32_t pass;      /* the pass that last started it */
-};
-
-struct pol_preempt {
-    pol_prio_fn prio;
-    pol_repass_fn repass;
-    void *ctx;
-    struct pol_placer *placer;
-    struct slot *slots; /* (njobs) */
-    struct rq_where *where; /* (njobs) its place in a queue; slots' block */
-    struct rq waiting;
-    struct group *groups; /* (groups_cap) */
-    int32_t ngroups, groups_cap;
-    struct pheap rekeys;  /* key = time, submit = the job's stamp then */
-    struct pheap skipped; /* passed over in this pass, out of `waiting` */
-    struct scratch {      /* (total_gpus) running jobs taken out by */
-        struct rq_item e;    /* victims_on(), in the order taken */
-        int32_t group, victim;
-    } *v;                 /* in p's block, and so is node */
-    struct node_room { int32_t freed, touched; } *node; /* (nnodes) */
-    uint32_t pass;
-    int32_t busy;        /* GPUs of the jobs it started, still running */
-    double wake_pending; /* the earliest wake-up asked for, or -1 */
-    int oom;
-};
-
-/* Heaps that keep each job's position in its slot. */
-static int before(double ka, const struct rq_item *a, double kb,
-                  const struct rq_item *b)
-{
-    if (ka != kb)
-        return ka < kb;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
-}
+#include "preempt_internal.h"
 
 /* The heaps are 4-ary (children of i: 4i + 1 to 4i + 4): half the depth
  * of a binary heap, so a pop moves half as many items. The hot loops keep
@@ -107,7 +54,8 @@ static int before(double ka, const struct rq_item *a, double kb,
 static inline int higher(int max, const struct rq_item *x,
                          const struct rq_item *y)
 {
-    return max ? before(y->key, y, x->key, x) : before(x->key, x, y->key, y);
+    return max ? pol_pre_before(y->key, y, x->key, x)
+               : pol_pre_before(x->key, x, y->key, y);
 }
 
 /* The child of I among the first N items that belongs highest, or
@@ -197,28 +145,37 @@ static int32_t group_of(struct pol_preempt *p, int32_t type, double rate)
     return p->ngroups++;
 }
 
-/* Files JOB by its state and its priority now. 0 or SIM_ENOMEM. */
-static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
+int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
+                 struct rq_item *e, int32_t *idx)
 {
     const struct sim_job *j = sim_job(s, job);
     double now = sim_now(s), rate = 0, until = INFINITY;
     double prio = p->prio(p->ctx, s, job, &rate, &until);
-    struct rq_item e = {prio, j->submit_time, job};
-    int32_t idx = 0;
+    *e = (struct rq_item){prio, j->submit_time, job};
+    *idx = 0;
     if (j->state == JOB_RUNNING) {
-        idx = group_of(p, j->gpu_type, rate) + 1;
-        if (idx == 0)
+        *idx = group_of(p, j->gpu_type, rate) + 1;
+        if (*idx == 0)
             return SIM_ENOMEM;
-        e.key = prio - rate * now;
+        e->key = prio - rate * now;
     }
     struct slot *sl = &p->slots[job];
-    *sl = (struct slot){prio, now, idx, sl->node, sl->stamp + 1, sl->pass};
-    struct rq *q = idx ? &p->groups[idx - 1].q : &p->waiting;
-    if (rq_push(q, p->where, e) != 0) /* failing, it ends the run */
-        return SIM_ENOMEM;
+    *sl = (struct slot){prio, now, *idx, sl->node, sl->stamp + 1, sl->pass};
     if (until > now && until < INFINITY)
         return heap_push(&p->rekeys, (struct rq_item){until, sl->stamp, job});
     return 0;
+}
+
+/* Files JOB by its state and its priority now. 0 or SIM_ENOMEM. */
+static int insert(struct pol_preempt *p, struct sim *s, uint32_t job)
+{
+    struct rq_item e;
+    int32_t idx;
+    int rc = pol_pre_file(p, s, job, &e, &idx);
+    if (rc)
+        return rc;
+    struct rq *q = idx ? &p->groups[idx - 1].q : &p->waiting;
+    return rq_push(q, p->where, e) != 0 ? SIM_ENOMEM : 0;
 }
 
 static struct rq_item detach(struct pol_preempt *p, uint32_t job)
@@ -227,14 +184,6 @@ static struct rq_item detach(struct pol_preempt *p, uint32_t job)
     struct rq *q = sl->heap ? &p->groups[sl->heap - 1].q : &p->waiting;
     sl->heap = -1;
     return rq_remove(q, p->where, job);
-}
-
-/* The priority now of E, running in group G (exact at its start). */
-static double prio_now(const struct pol_preempt *p, const struct group *g,
-                       const struct rq_item *e, double now)
-{
-    const struct slot *sl = &p->slots[e->job];
-    return sl->base + g->rate * (now - sl->since);
 }
 
 /* The group holding the worst running job, on TYPE (or on any type when
@@ -249,8 +198,9 @@ static int32_t worst_group(const struct pol_preempt *p, int32_t type,
         const struct rq_item *top = rq_top(&gr->q);
         if (!top || (type >= 0 && gr->type != type))
             continue;
-        double k = prio_now(p, gr, top, now);
-        if (worst < 0 || before(wk, rq_top(&p->groups[worst].q), k, top)) {
+        double k = pol_pre_prio_now(p, gr, top, now);
+        if (worst < 0 ||
+            pol_pre_before(wk, rq_top(&p->groups[worst].q), k, top)) {
             worst = g;
             wk = k;
         }
@@ -270,7 +220,7 @@ static int32_t share_victims_on(struct pol_preempt *p, struct sim *s,
     double now = sim_now(s), k;
     uint32_t *ids = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *ids);
     while (ids && n < cap && !room && (g = worst_group(p, t, now, &k)) >= 0 &&
-           before(wi->key, wi, k, rq_top(&p->groups[g].q))) {
+           pol_pre_before(wi->key, wi, k, rq_top(&p->groups[g].q))) {
         struct scratch *v = &p->v[at + n];
         *v = (struct scratch){rq_pop(&p->groups[g].q, p->where), g, 0};
         ids[n++] = v->e.job;
@@ -281,8 +231,8 @@ static int32_t share_victims_on(struct pol_preempt *p, struct sim *s,
         p->v[at + i].victim = room;
     if (room) {
         *urgent = p->v[at + n - 1].e;
-        urgent->key = prio_now(p, &p->groups[p->v[at + n - 1].group],
-                               &p->v[at + n - 1].e, now);
+        urgent->key = pol_pre_prio_now(p, &p->groups[p->v[at + n - 1].group],
+                                       &p->v[at + n - 1].e, now);
     }
     *taken = n;
     return room ? n : 0;
@@ -306,7 +256,7 @@ static int32_t victims_on(struct pol_preempt *p, struct sim *s,
         return share_victims_on(p, s, wi, t, at, taken, urgent);
     while (!(spread && freed >= need) && !room &&
            (g = worst_group(p, t, now, &k)) >= 0 &&
-           before(wi->key, wi, k, rq_top(&p->groups[g].q))) {
+           pol_pre_before(wi->key, wi, k, rq_top(&p->groups[g].q))) {
         struct scratch *v = &p->v[at + n++];
         *v = (struct scratch){rq_pop(&p->groups[g].q, p->where), g, 0};
         int32_t gpus = sim_job(s, v->e.job)->num_gpus;
@@ -328,7 +278,7 @@ static int32_t victims_on(struct pol_preempt *p, struct sim *s,
         v->victim = room && (spread || p->slots[v->e.job].node == room_node);
         if (v->victim && victims++ == 0) {
             *urgent = v->e;
-            urgent->key = prio_now(p, &p->groups[v->group], &v->e, now);
+            urgent->key = pol_pre_prio_now(p, &p->groups[v->group], &v->e, now);
         }
     }
     for (int32_t i = 0; i < ntouched; i++)
@@ -360,8 +310,8 @@ static int32_t choose_victims(struct pol_preempt *p, struct sim *s,
         if (!(w->allowed & (1u << t)) || c->types[t].gpus < w->num_gpus)
             continue;
         int32_t k = victims_on(p, s, wi, t, *taken, &n, &urgent);
-        if (k > 0 &&
-            (nbest == 0 || before(best.key, &best, urgent.key, &urgent))) {
+        if (k > 0 && (nbest == 0 ||
+                      pol_pre_before(best.key, &best, urgent.key, &urgent))) {
             put_back(p, 0, *taken, 1); /* a better type than the last */
             memmove(p->v, p->v + *taken, (size_t)n * sizeof *p->v);
             *taken = n;
@@ -420,10 +370,8 @@ static int any_free(const struct sim *s, const struct sim_job *j)
     return 0;
 }
 
-/* Waiting job W takes the GPU of the worst running job of group G, in
- * one engine call (sim_swap); the queues follow as preempt_victims and
- * start file them. 0 or a negative SIM_E* code. */
-static int swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
+/* The queues follow the swap as preempt_victims and start file them. */
+int pol_pre_swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
 {
     uint32_t v = rq_pop(&p->groups[g].q, p->where).job;
     int32_t node = p->slots[v].node;
@@ -459,10 +407,10 @@ static int swap_start(struct pol_preempt *p, struct sim *s,
             continue;
         int32_t g = worst_group(p, t, now, &k);
         const struct rq_item *top = g < 0 ? NULL : rq_top(&p->groups[g].q);
-        if (!top || !before(w->key, w, k, top))
+        if (!top || !pol_pre_before(w->key, w, k, top))
             continue;
         struct rq_item u = {k, top->submit, top->job};
-        if (best < 0 || before(bi.key, &bi, u.key, &u)) {
+        if (best < 0 || pol_pre_before(bi.key, &bi, u.key, &u)) {
             best = g;
             bi = u;
         }
@@ -475,39 +423,7 @@ static int swap_start(struct pol_preempt *p, struct sim *s,
         !pol_placer_takes_lone_gpu(p->placer) ||
         sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
         return 2;
-    return swap(p, s, best, w->job);
-}
-
-/* The swaps that open a pass on a full cluster of one GPU type, running
- * jobs in one group, no sharing: while the best waiting job, of one GPU,
- * comes before the worst running one, of one GPU, it takes that one's GPU
- * (swap). These are the decisions of the loop of pol_preempt_schedule and
- * swap_start, without their searches over types and groups; at the first
- * case they must decide, it returns 0 and they go on from there. Or a
- * negative SIM_E* code. */
-static int pass_swaps(struct pol_preempt *p, struct sim *s)
-{
-    const struct cluster *c = sim_cluster(s);
-    if (c->ntypes != 1 || p->ngroups != 1 || sim_share_cluster(s) ||
-        !pol_placer_takes_lone_gpu(p->placer))
-        return 0;
-    const struct group *g = &p->groups[0];
-    double now = sim_now(s);
-    int rc = 0;
-    while (rc == 0 && p->busy == c->total_gpus && p->waiting.len > 0 &&
-           sim_free_gpus(s, 0) == 0) {
-        const struct rq_item *w = rq_top(&p->waiting), *top = rq_top(&g->q);
-        if (!top || !before(w->key, w, prio_now(p, g, top, now), top))
-            return 0;
-        const struct sim_job *wj = sim_job(s, w->job);
-        const struct sim_job *vj = sim_job(s, top->job);
-        if (wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
-            vj->slice || p->slots[top->job].pass == p->pass ||
-            sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
-            return 0;
-        rc = swap(p, s, 0, w->job);
-    }
-    return rc;
+    return pol_pre_swap(p, s, best, w->job);
 }
 
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,
@@ -566,11 +482,11 @@ int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
         }
     }
     while (rc == 0 && p->waiting.len > 0) {
-        if ((rc = pass_swaps(p, s)) != 0 || p->waiting.len == 0)
+        if ((rc = pol_pre_swaps(p, s)) != 0 || p->waiting.len == 0)
             break;
         struct rq_item w = *rq_top(&p->waiting);
         int32_t g = worst_group(p, -1, now, &k);
-        if ((g < 0 || !before(w.key, &w, k, rq_top(&p->groups[g].q))) &&
+        if ((g < 0 || !pol_pre_before(w.key, &w, k, rq_top(&p->groups[g].q))) &&
             p->busy == sim_cluster(s)->total_gpus && !sim_share_cluster(s))
             break;
         rc = try_start(p, s, &w);
@@ -592,15 +508,19 @@ int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
 {
     const struct cluster *c = cfg->cluster;
     size_t gpus = (size_t)c->total_gpus + 1, nodes = (size_t)c->nnodes + 1;
-    struct pol_preempt *p = calloc(1, sizeof *p + gpus * sizeof(struct scratch)
-                                          + nodes * sizeof(struct node_room));
+    struct pol_preempt *p =
+        calloc(1, sizeof *p + gpus * sizeof(struct scratch) +
+                      2 * gpus * sizeof(struct rq_item) +
+                      nodes * sizeof(struct node_room));
     if (!p)
         return SIM_ENOMEM;
     *p = (struct pol_preempt){.prio = prio, .repass = repass, .ctx = ctx,
                               .wake_pending = -1};
     rq_init(&p->waiting, 1, 0);
     p->v = (struct scratch *)(p + 1);
-    p->node = (struct node_room *)(p->v + gpus);
+    p->vs = (struct rq_item *)(p->v + gpus);
+    p->ss = p->vs + gpus;
+    p->node = (struct node_room *)(p->ss + gpus);
     p->placer = pol_placer_for(cfg);
     if (!p->placer) {
         free(p);

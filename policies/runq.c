@@ -208,6 +208,45 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
     return new_run(q, w, e);
 }
 
+int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                 uint32_t n)
+{
+    uint32_t i = 1;
+    while (i < n && higher(q, &e[i], &e[i - 1]))
+        i++;
+    if (n < 4 || i < n) { /* not one rising run, or a short one */
+        for (i = 0; i < n; i++)
+            if (rq_push(q, w, e[i]) != 0)
+                return -1;
+        return 0;
+    }
+    if (new_run(q, w, e[0]) != 0)
+        return -1;
+    uint32_t run = q->open;
+    struct rq_run *r = &q->runs[run];
+    if (r->cap < n) {
+        struct rq_item *a = realloc(r->a, n * sizeof *a);
+        if (!a) { /* then one by one, as far as memory goes */
+            for (i = 1; i < n; i++)
+                if (rq_push(q, w, e[i]) != 0)
+                    return -1;
+            return 0;
+        }
+        r->a = a;
+        r->cap = n;
+    }
+    for (i = 1; i < n; i++) {
+        w[e[i].job] = (struct rq_where){q->id, run, i};
+        r->a[i] = e[i];
+    }
+    r->hi = r->live = n;
+    r->dir = 1;
+    q->len += n - 1;
+    q->heap[r->at].top = e[n - 1];
+    heap_up(q, r->at);
+    return 0;
+}
+
 const struct rq_item *rq_top(const struct rq *q)
 {
     return q->hlen ? &q->heap[0].top : NULL;
@@ -262,8 +301,26 @@ static struct rq_item take(struct rq *q, struct rq_where *w, uint32_t run,
 struct rq_item rq_pop(struct rq *q, struct rq_where *w)
 {
     uint32_t run = q->heap[0].run;
-    const struct rq_run *r = &q->runs[run];
-    return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
+    struct rq_run *r = &q->runs[run];
+    /* Mostly the run's next item is alive and stays on top (a pass takes
+     * its jobs from one run): take's and fix_top's work, inline. */
+    uint32_t i = r->dir < 0 ? r->lo + 1 : r->hi - 2;
+    if (r->hi - r->lo < 2 || !alive(q, w, run, i))
+        return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
+    struct rq_item e = q->heap[0].top; /* the copy of the run's top */
+    w[e.job].queue = 0;
+    r->live--;
+    q->len--;
+    if (r->dir < 0)
+        r->lo++;
+    else
+        r->hi--;
+    const struct rq_item *next = &r->a[i];
+    q->heap[0].top = *next;
+    if ((q->hlen >= 2 && higher(q, &q->heap[1].top, next)) ||
+        (q->hlen >= 3 && higher(q, &q->heap[2].top, next)))
+        heap_down(q, 0);
+    return e;
 }
 
 struct rq_item rq_remove(struct rq *q, struct rq_where *w, uint32_t job)

@@ -61,6 +61,13 @@ void rq_free(struct rq *q);
 /* Adds E (its job in no queue of W). 0 or -1 when out of memory. */
 int rq_push(struct rq *q, struct rq_where *w, struct rq_item e);
 
+/* Adds E[0, N) (their jobs in no queue of W), as N rq_push calls would;
+ * when each comes after the one before nearer the top (a pass's victims
+ * worst first, its started jobs best first) they form one run, in O(N)
+ * plus O(log R). 0 or -1 when out of memory. */
+int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                 uint32_t n);
+
 /* The top item, or NULL when the queue is empty. */
 const struct rq_item *rq_top(const struct rq *q);
 

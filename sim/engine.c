@@ -556,8 +556,7 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
             s->ran_fn(s->ran_ctx, j, slot->node, slot->gpus, job->last_start,
                       s->now);
         if (s->frag) /* its integral up to now; the sum is unchanged */
-            sim_frag_update(s, slot->node, s->node_free[slot->node],
-                            s->node_free[slot->node]);
+            sim_frag_touch(s, slot->node);
     }
 }
 

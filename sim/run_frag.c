@@ -139,6 +139,13 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
     fr->sum += row[new_free] - row[old_free];
 }
 
+void sim_frag_touch(struct sim *s, int32_t node)
+{
+    const struct sim_frag *fr = s->frag;
+    if (fr->deferred || fr->last_t != s->now) /* else it would add 0 */
+        sim_frag_update(s, node, s->node_free[node], s->node_free[node]);
+}
+
 void sim_frag_count_job(struct sim *s, uint32_t j)
 {
     struct sim_frag *fr = s->frag;

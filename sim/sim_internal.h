@@ -263,6 +263,9 @@ int sim_refuse(struct sim *s, const char *fmt, ...)
 int sim_frag_init(struct sim *s);
 void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
                      int32_t new_free);
+/* sim_frag_update with NODE's free GPUs unchanged (sim_swap hands them
+ * over): the integral brought up to now, once an instant. */
+void sim_frag_touch(struct sim *s, int32_t node);
 void sim_frag_free(struct sim *s);
 /* Integral of fragmentation (GPUs) over time so far, GPU-s. */
 double sim_frag_area(const struct sim *s);

@@ -155,3 +155,76 @@ Test(runq, random_operations_agree_with_a_linear_scan)
     }
     gsl_rng_free(r);
 }
+
+Test(runq, a_rising_list_pushed_at_once_is_one_run)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 1, 0);
+    cr_assert_eq(rq_push(&q, w, it(5, 0, 20)), 0); /* a run of its own */
+    /* Victims worst first: each better than the last; one run with job 9
+     * (key 1) on top, job 20 (key 5) between jobs 5 and 4. */
+    struct rq_item e[10];
+    for (uint32_t j = 0; j < 10; j++)
+        e[j] = it(10 - (double)j, 0, j);
+    cr_assert_eq(rq_push_many(&q, w, e, 10), 0);
+    cr_assert_eq(q.hlen, 2);
+    cr_assert_eq(q.len, 11);
+    cr_assert_eq(rq_top(&q)->job, 9);
+    cr_assert_eq(rq_remove(&q, w, 7).job, 7); /* from inside the run */
+    uint32_t want[] = {9, 8, 6, 5, 20, 4, 3, 2, 1, 0};
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    cr_assert_null(rq_top(&q));
+    rq_free(&q);
+}
+
+Test(runq, lists_pushed_at_once_agree_with_a_linear_scan)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 23);
+    for (int max = 0; max <= 1; max++) {
+        struct rq q;
+        struct rq_where w[NJOBS] = {{0}};
+        struct rq_item item[NJOBS], list[NJOBS];
+        int in[NJOBS] = {0}, n = 0;
+        rq_init(&q, 3, max);
+        for (int step = 0; step < 5000; step++) {
+            unsigned op = (unsigned)gsl_rng_uniform_int(r, 3);
+            if (op == 0) { /* a list of jobs not in, rising or not */
+                uint32_t k = 0, sorted = gsl_rng_uniform_int(r, 4) != 0;
+                double key = (double)gsl_rng_uniform_int(r, 100);
+                for (uint32_t j = 0; j < NJOBS && k < 12; j++) {
+                    if (in[j] || gsl_rng_uniform_int(r, 3) != 0)
+                        continue;
+                    /* rising: each nearer the top than the last (ties
+                     * broken by the id, which rises) */
+                    key += sorted ? (max ? 1 : -1) *
+                                        (double)gsl_rng_uniform_int(r, 2)
+                                  : (double)gsl_rng_uniform_int(r, 7) - 3;
+                    if (sorted && !max && gsl_rng_uniform_int(r, 2))
+                        key -= 1; /* a min-queue's tie would fall */
+                    item[j] = list[k++] = it(key, 0, j);
+                    in[j] = 1;
+                    n++;
+                }
+                cr_assert_eq(rq_push_many(&q, w, list, k), 0);
+            } else if (n > 0 && op == 1) {
+                int t = naive_top(item, in, max);
+                cr_assert_eq(pop_job(&q, w), (uint32_t)t, "step %d", step);
+                in[t] = 0;
+                n--;
+            } else if (n > 0) { /* take out a random job that is in */
+                uint32_t j = (uint32_t)gsl_rng_uniform_int(r, NJOBS);
+                if (in[j]) {
+                    cr_assert_eq(rq_remove(&q, w, j).job, j);
+                    in[j] = 0;
+                    n--;
+                }
+            }
+            cr_assert_eq(q.len, (uint32_t)n);
+        }
+        rq_free(&q);
+    }
+    gsl_rng_free(r);
+}

@@ -1,0 +1,92 @@
+/* preempt_internal.h -- the state of preemptive.c's scheduler, shared with
+ * preempt_swaps.c (its swap loop, in bulk) only. */
+#ifndef HETSIM_PREEMPT_INTERNAL_H
+#define HETSIM_PREEMPT_INTERNAL_H
+
+#include "policies_internal.h"
+#include "runq_internal.h"
+
+struct pheap {
+    struct rq_item *a; /* (cap) */
+    uint32_t len, cap;
+    int max; /* 1: the worst on top (running), 0: the best */
+};
+
+/* The running jobs on one GPU type whose priorities move at one rate. */
+struct group {
+    int32_t type;
+    double rate;
+    struct rq q;
+};
+
+struct slot {
+    double base, since; /* priority `base` when filed at time `since` */
+    int32_t heap;       /* -1 none, 0 waiting, g + 1 running group g */
+    int32_t node;       /* its node while it runs on one node, else -1 */
+    uint32_t stamp;     /* bumped at each (re)insertion: old rekeys stale */
+    uint32_t pass;      /* the pass that last started it */
+};
+
+struct pol_preempt {
+    pol_prio_fn prio;
+    pol_repass_fn repass;
+    void *ctx;
+    struct pol_placer *placer;
+    struct slot *slots;     /* (njobs) */
+    struct rq_where *where; /* (njobs) its place in a queue; slots' block */
+    struct rq waiting;
+    struct group *groups; /* (groups_cap) */
+    int32_t ngroups, groups_cap;
+    struct pheap rekeys;  /* key = time, submit = the job's stamp then */
+    struct pheap skipped; /* passed over in this pass, out of `waiting` */
+    struct scratch {      /* (total_gpus) running jobs taken out by */
+        struct rq_item e; /* victims_on(), in the order taken */
+        int32_t group, victim;
+    } * v; /* in p's block, and so are node, vs and ss */
+    struct node_room {
+        int32_t freed, touched;
+    } * node; /* (nnodes) */
+    /* (total_gpus each) the swap loop's victims and started jobs, filed
+     * in their queues at its end (preempt_swaps.c) */
+    struct rq_item *vs, *ss;
+    uint32_t pass;
+    int32_t busy;        /* GPUs of the jobs it started, still running */
+    double wake_pending; /* the earliest wake-up asked for, or -1 */
+    int oom;
+};
+
+/* The order of jobs: (priority, submit time, id); A with priority KA
+ * before B with KB. */
+static inline int pol_pre_before(double ka, const struct rq_item *a, double kb,
+                                 const struct rq_item *b)
+{
+    if (ka != kb)
+        return ka < kb;
+    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+}
+
+/* The priority now of E, running in group G (exact at its start). */
+static inline double pol_pre_prio_now(const struct pol_preempt *p,
+                                      const struct group *g,
+                                      const struct rq_item *e, double now)
+{
+    const struct slot *sl = &p->slots[e->job];
+    return sl->base + g->rate * (now - sl->since);
+}
+
+/* Files JOB by its state and its priority now, except in its queue: its
+ * slot is set, a rekey asked for, and *e and *idx receive its item and
+ * its queue (0 waiting, g + 1 running group g), where the caller puts it.
+ * 0 or SIM_ENOMEM. */
+int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
+                 struct rq_item *e, int32_t *idx);
+
+/* Waiting job W takes the GPU of the worst running job of group G
+ * (sim_swap); 0 or a negative SIM_E* code. */
+int pol_pre_swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w);
+
+/* The swaps that open a pass on a full cluster of one GPU type
+ * (preempt_swaps.c): 0 when the pass goes on, or a negative SIM_E* code. */
+int pol_pre_swaps(struct pol_preempt *p, struct sim *s);
+
+#endif

@@ -1,0 +1,137 @@
+/* preempt_swaps.c -- the swaps that open a pass of preemptive.c on a full
+ * cluster of one GPU type, with the queue work done in bulk.
+ *
+ * On such a cluster (running jobs in one group, no sharing, a placement
+ * rule that gives a lone free GPU to the job asking: every rule but
+ * `random`) a pass first swaps: while the best waiting job, of one GPU,
+ * comes before the worst running one, of one GPU, not started in this
+ * pass, it takes that one's GPU (sim_swap). These are the decisions of the
+ * general loop of pol_preempt_schedule and swap_start, without their
+ * searches over types and groups; at the first case they must decide, it
+ * stops and they go on from there.
+ *
+ * A burst under LAS makes millions of such swaps, each a preemption and a
+ * start: the victims, taken worst first, go back to the waiting queue in
+ * that order, each better than the last, and the started jobs, taken best
+ * first, join the running ones each worse than the last. So instead of
+ * filing each at once (a push into a run queue, and for a started job a
+ * pop again when it comes on top), the loop keeps them aside in two lists,
+ * in order: the best waiting job is the better of the queue's top and the
+ * last victim kept aside, and the worst running one is the worse of the
+ * group's top and the worst started job (which ends the swaps, as it was
+ * started in this pass). At the end each list joins its queue as one
+ * sorted run (rq_push_many). A queue's order is a total order on (priority,
+ * submit time, id), so the jobs come out of it as they would have: the
+ * decisions, and so the results, are those of filing each at once. */
+#include <math.h>
+
+#include "preempt_internal.h"
+
+/* The swap loop's lists: victims (waiting, each better than the last,
+ * so the best is the last) and started jobs of group 0, the worst of them
+ * in *worst. */
+struct aside {
+    uint32_t nv, ns;
+    struct rq_item worst;
+};
+
+/* Files the jobs kept aside in their queues; 0 or SIM_ENOMEM. */
+static int flush(struct pol_preempt *p, struct aside *a)
+{
+    int rc = 0;
+    if (a->nv && rq_push_many(&p->waiting, p->where, p->vs, a->nv) != 0)
+        rc = -1;
+    if (a->ns && rq_push_many(&p->groups[0].q, p->where, p->ss, a->ns) != 0)
+        rc = -1;
+    a->nv = a->ns = 0;
+    return rc ? SIM_ENOMEM : 0;
+}
+
+/* Files victim or started JOB, kept aside when it may be: 0 or SIM_ENOMEM. */
+static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
+                      uint32_t job)
+{
+    struct rq_item e;
+    int32_t idx;
+    int rc = pol_pre_file(p, s, job, &e, &idx);
+    if (rc)
+        return rc;
+    if (idx == 0 &&
+        (a->nv == 0 ||
+         pol_pre_before(e.key, &e, p->vs[a->nv - 1].key, &p->vs[a->nv - 1]))) {
+        p->vs[a->nv++] = e;
+        return 0;
+    }
+    if (idx == 1) {
+        if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
+            a->worst = e;
+        p->ss[a->ns++] = e;
+        return 0;
+    }
+    struct rq *q = idx ? &p->groups[idx - 1].q : &p->waiting;
+    return rq_push(q, p->where, e) != 0 ? SIM_ENOMEM : 0;
+}
+
+/* One swap: waiting job W (the last victim kept aside when FROM_ASIDE,
+ * else the waiting queue's top) takes the GPU of the top of group 0. */
+static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
+                      uint32_t w, int from_aside)
+{
+    uint32_t v = rq_pop(&p->groups[0].q, p->where).job;
+    int32_t node = p->slots[v].node;
+    p->slots[v].heap = -1;
+    int rc = sim_swap(s, v, w);
+    if (rc)
+        return rc;
+    if (from_aside)
+        a->nv--;
+    else
+        rq_pop(&p->waiting, p->where);
+    p->slots[w].heap = -1;
+    if ((rc = file_aside(p, s, a, v)) != 0)
+        return rc;
+    p->slots[w].node = node;
+    p->slots[w].pass = p->pass;
+    return file_aside(p, s, a, w);
+}
+
+/* The next swap's jobs: 1 with *w (waiting) and *top (running) when the
+ * loop swaps them, *from_aside saying where W is; 0 when it stops. */
+static int next_pair(const struct pol_preempt *p, const struct sim *s,
+                     const struct aside *a, const struct rq_item **w,
+                     const struct rq_item **top, int *from_aside)
+{
+    const struct group *g = &p->groups[0];
+    const struct rq_item *wq = rq_top(&p->waiting), *t = rq_top(&g->q);
+    const struct rq_item *va = a->nv ? &p->vs[a->nv - 1] : NULL;
+    *from_aside = va && (!wq || pol_pre_before(va->key, va, wq->key, wq));
+    *w = *from_aside ? va : wq;
+    *top = t;
+    if (!*w || !t ||
+        (a->ns > 0 && pol_pre_before(t->key, t, a->worst.key, &a->worst)))
+        return 0; /* none waits, or the worst runs since this pass */
+    if (!pol_pre_before((*w)->key, *w, pol_pre_prio_now(p, g, t, sim_now(s)),
+                        t))
+        return 0;
+    const struct sim_job *wj = sim_job(s, (*w)->job);
+    const struct sim_job *vj = sim_job(s, t->job);
+    return !(wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
+             vj->slice || p->slots[t->job].pass == p->pass ||
+             sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0);
+}
+
+int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
+{
+    const struct cluster *c = sim_cluster(s);
+    if (c->ntypes != 1 || p->ngroups != 1 || sim_share_cluster(s) ||
+        !pol_placer_takes_lone_gpu(p->placer))
+        return 0;
+    struct aside a = {0, 0, {0, 0, 0}};
+    const struct rq_item *w, *top;
+    int rc = 0, from_aside;
+    while (rc == 0 && p->busy == c->total_gpus && sim_free_gpus(s, 0) == 0 &&
+           next_pair(p, s, &a, &w, &top, &from_aside))
+        rc = swap_aside(p, s, &a, w->job, from_aside);
+    int frc = flush(p, &a);
+    return rc ? rc : frc;
+}
