@@ -194,8 +194,8 @@ int sim_store_job(struct sim *s, const struct sim_job *job)
     }
     if (!s->chunks[c] && s->stream) /* a retired chunk, pages kept */
         s->chunks[c] = sim_stream_spare(s);
-    if (!s->chunks[c] &&
-        !(s->chunks[c] = malloc(SIM_CHUNK * sizeof *s->chunks[c])))
+    if (!s->chunks[c] && /* aligned: a job's first 64 bytes, one line */
+        !(s->chunks[c] = aligned_alloc(64, SIM_CHUNK * sizeof *s->chunks[c])))
         return SIM_ENOMEM;
     *sim_job_at(s, s->njobs) = *job;
     s->njobs++;
