@@ -169,17 +169,18 @@ struct sim_job {
                             1 + SIM_RUN_NO_PROGRESS when it does no work */
     uint8_t doomed;      /* the current run will run out of memory */
     uint8_t spread;      /* current placement spans nodes */
+    /* The rest of what they read, first in the second line. */
     double work;         /* units of work in all (see sim_class_spec) */
-    double start_time;   /* first start; -1 until then */
     double work_left;    /* units of work still to do */
+    double overhead_run; /* overhead paid at the start of the current run */
+    double wasted_s;     /* time spent in runs that ran out of memory */
+    double start_time;   /* first start; -1 until then */
     double unit_s;       /* seconds per unit of work where it runs now */
     double est_work;     /* estimate of work (0 = none), for policies */
     double overhead_due; /* restart overhead its next start pays, s */
-    double overhead_run; /* overhead paid at the start of the current run */
     double restart_s;    /* its own restart overhead, or -1: the run's */
     double gpu_mem_mb;   /* true peak memory per GPU, MB (0 = unknown) */
     double est_mem_mb;   /* its estimate, for policies (0 = unknown) */
-    double wasted_s;     /* time spent in runs that ran out of memory */
     double slice_work;   /* work the current slice credits (sim_start_slice) */
     uint32_t trace_index;
     int32_t preemptions;
