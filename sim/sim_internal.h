@@ -64,11 +64,11 @@ double sim_heap_top_time(const struct sim_heap *h);
 
 /* ---- Free GPUs per type (freemap.c) ------------------------------------- */
 
-/* A max segment tree over the nodes of one GPU type: leftmost node with at
+/* An 8-ary max tree over the nodes of one GPU type: leftmost node with at
  * least k free GPUs in O(log n). */
 struct sim_freemap {
     int32_t *nodes; /* (n) global node index of each leaf */
-    int32_t *tree;  /* (2 * size) max free GPUs below each tree node */
+    int32_t *tree;  /* max free GPUs below each tree node; leaves from size */
     int32_t n, size;
     int32_t free_total;
 };
