@@ -131,7 +131,12 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
     f->jct[f->n++] = t;
     f->sum_jct += t;
     f->sum_wait += t - j->run_s;
-    f->sum_slow += fmax(1.0, t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S));
+    /* fmax without the libm call: the same value for every input, NaN
+     * included (a comparison with NaN is false: the other operand). */
+    double floor_s = alone > SLOWDOWN_MIN_RUNTIME_S ? alone
+                                                    : SLOWDOWN_MIN_RUNTIME_S;
+    double slow = t / floor_s;
+    f->sum_slow += slow > 1.0 ? slow : 1.0;
     if (j->finish_time > f->last)
         f->last = j->finish_time;
     if (j->finish_time > f->last_by_type[j->gpu_type])
