@@ -96,7 +96,9 @@ int sim_rank_values(const double *x, size_t n, const size_t *ranks, size_t m,
         total += count[bucket[k]];
     }
     start[nb] = total;
-    if (total > n / 8 + 4096) /* a copy too large: select in place */
+    /* A copy of at most 1/16 of the JCTs (50 MB for 100M jobs, beside
+     * their 800 MB), or the selection in place. */
+    if (total > n / 16 + 4096)
         goto done;
     double *copy = malloc((total ? total : 1) * sizeof *copy);
     if (!copy)

@@ -202,7 +202,7 @@ void sim_fold_free(struct sim_fold *f);
 
 /* rank_select.c: OUT[i] = the value of rank RANKS[i] (from 0, < N) of X,
  * as sorting would put there; at most 8 ranks. 0, or -1 when that would
- * take a copy of more than N / 8 + 4096 values (or memory): then select
+ * take a copy of more than N / 16 + 4096 values (or memory): then select
  * in place. */
 int sim_rank_values(const double *x, size_t n, const size_t *ranks, size_t m,
                     double *out);
