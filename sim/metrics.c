@@ -133,8 +133,8 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
     f->sum_wait += t - j->run_s;
     /* fmax without the libm call: the same value for every input, NaN
      * included (a comparison with NaN is false: the other operand). */
-    double floor_s = alone > SLOWDOWN_MIN_RUNTIME_S ? alone
-                                                    : SLOWDOWN_MIN_RUNTIME_S;
+    double floor_s =
+        alone > SLOWDOWN_MIN_RUNTIME_S ? alone : SLOWDOWN_MIN_RUNTIME_S;
     double slow = t / floor_s;
     f->sum_slow += slow > 1.0 ? slow : 1.0;
     if (j->finish_time > f->last)
@@ -214,9 +214,9 @@ static int quantiles_by_rank(const double *x, size_t n, double q[3])
     if (sim_rank_values(x, n, ranks, m, v) != 0)
         return -1;
     for (int i = 0; i < 3; i++)
-        q[i] = lhs[i] == n - 1 ? v[2 * i]
-                               : (1 - delta[i]) * v[2 * i] +
-                                     delta[i] * v[2 * i + 1];
+        q[i] = lhs[i] == n - 1
+                   ? v[2 * i]
+                   : (1 - delta[i]) * v[2 * i] + delta[i] * v[2 * i + 1];
     return 0;
 }
 

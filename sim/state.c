@@ -158,7 +158,8 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
     struct sim_job *job = sim_new_job(s);
     if (!job)
         return SIM_ENOMEM;
-    *job = (struct sim_job){ /* in place: no copy through the stack */
+    /* written in place: no copy through the stack */
+    *job = (struct sim_job){
         .submit_time = spec->submit_time,
         .work = spec->work,
         .start_time = -1,

@@ -501,8 +501,8 @@ static int plan_fast(struct trace_native *n)
         f->required = (unsigned char)cs->required;
         f->offset = cs->offset;
         if (cs->kind == KIND_STR) {
-            f->kind = r->col_of[k] == COL_JOB_ID ? TRACE_FAST_ID
-                                                 : TRACE_FAST_TEXT;
+            f->kind =
+                r->col_of[k] == COL_JOB_ID ? TRACE_FAST_ID : TRACE_FAST_TEXT;
         } else if (cs->kind == KIND_F64) {
             f->kind = TRACE_FAST_F64;
             f->positive = (unsigned char)cs->positive;

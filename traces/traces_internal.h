@@ -305,8 +305,8 @@ struct trace_fast_field {
 
 struct trace_fast {
     size_t nfields;
-    struct trace_fast_field *f;      /* (nfields) */
-    struct trace_csv_field *fields;  /* (nfields) the row just read */
+    struct trace_fast_field *f;     /* (nfields) */
+    struct trace_csv_field *fields; /* (nfields) the row just read */
 };
 
 /* Reads the next record of CSV when it is a plain row: one line, complete
