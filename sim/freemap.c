@@ -8,7 +8,33 @@
  * levels, not 10 levels of a data-dependent branch each. */
 #include "sim_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define ARITY 8
+
+/* Bit k set when CHILD[k] >= NEED, for the 8 children of one node. */
+static unsigned children_fitting(const int32_t *child, int32_t need)
+{
+#if defined(__SSE2__)
+    if (need > INT32_MIN) { /* >= need is > need - 1 */
+        __m128i below = _mm_set1_epi32(need - 1);
+        __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)child);
+        __m128i hi =
+            _mm_loadu_si128((const __m128i *)(const void *)(child + 4));
+        unsigned a = (unsigned)_mm_movemask_ps(
+            _mm_castsi128_ps(_mm_cmpgt_epi32(lo, below)));
+        unsigned b = (unsigned)_mm_movemask_ps(
+            _mm_castsi128_ps(_mm_cmpgt_epi32(hi, below)));
+        return a | b << 4;
+    }
+#endif
+    unsigned fits = 0;
+    for (int k = 0; k < ARITY; k++)
+        fits |= (unsigned)(child[k] >= need) << k;
+    return fits;
+}
 
 int sim_freemap_init(struct sim_freemap *m, const struct cluster *c,
                      int32_t gpu_type)
@@ -63,10 +89,7 @@ int32_t sim_freemap_find(const struct sim_freemap *m, int32_t need)
         return -1;
     int32_t i = 0;
     while (i < m->size) { /* some child holds need: its parent's max does */
-        const int32_t *child = &m->tree[ARITY * i + 1];
-        unsigned fits = 0;
-        for (int k = 0; k < ARITY; k++)
-            fits |= (unsigned)(child[k] >= need) << k;
+        unsigned fits = children_fitting(&m->tree[ARITY * i + 1], need);
         i = ARITY * i + 1 + __builtin_ctz(fits);
     }
     return i - m->size;
