@@ -264,6 +264,8 @@ int sim_fail(struct sim *s, const char *why)
 
 static void observe(struct sim *s, const struct sim_observer *obs)
 {
+    if (!obs || !obs->change) /* what it keeps is only for the next call */
+        return;
     int32_t q = (int32_t)s->queue_len;
     size_t bytes = (size_t)s->cluster->ntypes * sizeof *s->busy_by_type;
     double frag = sim_frag_gpus(s);
@@ -276,8 +278,7 @@ static void observe(struct sim *s, const struct sim_observer *obs)
     s->last_queued = q;
     s->last_busy = s->busy;
     memcpy(s->last_busy_by_type, s->busy_by_type, bytes);
-    if (obs && obs->change)
-        obs->change(obs->ctx, s->now, q, s->busy, s->busy_by_type);
+    obs->change(obs->ctx, s->now, q, s->busy, s->busy_by_type);
 }
 
 /* The no-progress guard: a policy that keeps one instant going (wake_at

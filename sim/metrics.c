@@ -131,7 +131,12 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
     f->jct[f->n++] = t;
     f->sum_jct += t;
     f->sum_wait += t - j->run_s;
-    f->sum_slow += fmax(1.0, t / fmax(alone, SLOWDOWN_MIN_RUNTIME_S));
+    /* fmax without the libm call: the same value for every input, NaN
+     * included (a comparison with NaN is false: the other operand). */
+    double floor_s =
+        alone > SLOWDOWN_MIN_RUNTIME_S ? alone : SLOWDOWN_MIN_RUNTIME_S;
+    double slow = t / floor_s;
+    f->sum_slow += slow > 1.0 ? slow : 1.0;
     if (j->finish_time > f->last)
         f->last = j->finish_time;
     if (j->finish_time > f->last_by_type[j->gpu_type])
@@ -191,6 +196,30 @@ static double quantile_by_selection(double *x, size_t n, double p,
     return (1 - delta) * a + delta * b;
 }
 
+/* The three quantiles of summary.json as quantile_by_selection gives them,
+ * from the two ranks each reads (sim_rank_values); 0, or -1 when the
+ * caller should select in place. */
+static int quantiles_by_rank(const double *x, size_t n, double q[3])
+{
+    static const double p[3] = {0.5, 0.95, 0.99};
+    size_t ranks[6], m = 0, lhs[3];
+    double delta[3], v[6];
+    for (int i = 0; i < 3; i++) {
+        double index = p[i] * (double)(n - 1);
+        lhs[i] = (size_t)(int)index;
+        delta[i] = index - (double)lhs[i];
+        ranks[m++] = lhs[i];
+        ranks[m++] = lhs[i] + 1 < n ? lhs[i] + 1 : lhs[i];
+    }
+    if (sim_rank_values(x, n, ranks, m, v) != 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        q[i] = lhs[i] == n - 1
+                   ? v[2 * i]
+                   : (1 - delta[i]) * v[2 * i] + delta[i] * v[2 * i + 1];
+    return 0;
+}
+
 int sim_summarize(const struct sim *s, struct sim_summary *out)
 {
     const struct cluster *c = s->cluster;
@@ -212,7 +241,7 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
         return SIM_ENOMEM;
     double *busy_by_type = f->busy_by_type, *last_by_type = f->last_by_type;
     double first = f->first, last = f->last;
-    double *jct = f->jct;
+    double *jct = f->jct, q[3];
     size_t n = f->n;
     out->jobs_unschedulable = f->unschedulable;
     out->jobs_failed = f->failed;
@@ -234,7 +263,11 @@ int sim_summarize(const struct sim *s, struct sim_summary *out)
                 gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.95);
             out->p99_jct_s =
                 gsl_stats_quantile_from_sorted_data(jct, 1, n, 0.99);
-        } else { /* no buffer of n more doubles: selection */
+        } else if (quantiles_by_rank(jct, n, q) == 0) { /* radix */
+            out->median_jct_s = q[0];
+            out->p95_jct_s = q[1];
+            out->p99_jct_s = q[2];
+        } else { /* no buffer of n more doubles: selection in place */
             size_t from = 0;
             out->median_jct_s = quantile_by_selection(jct, n, 0.5, &from);
             out->p95_jct_s = quantile_by_selection(jct, n, 0.95, &from);

@@ -150,38 +150,43 @@ struct sim_job_spec {
 };
 
 struct sim_job {
+    /* What a finish and the retirement of a streaming run read, in the
+     * first 64 bytes (one cache line: the chunks are aligned), since by
+     * then the job has left the caches. */
     double submit_time;
-    double work;         /* units of work in all (see sim_class_spec) */
-    double start_time;   /* first start; -1 until then */
     double finish_time;  /* -1 until then */
-    double run_s;        /* time spent running so far */
-    double work_left;    /* units of work still to do */
     double last_start;   /* when the current run began */
+    double run_s;        /* time spent running so far */
+    uint32_t epoch;      /* bumped when the pending finish event goes stale */
+    int32_t seg;         /* first placement segment while running, or -1 */
+    int32_t num_gpus;
+    int32_t gpu_type;    /* type of the current or last placement, or -1 */
+    uint32_t allowed;    /* types it may use and its class can run on */
+    int32_t job_class;
+    uint8_t state;       /* enum job_state */
+    uint8_t failure;     /* enum job_failure */
+    uint8_t slice;       /* the current run is a slice: 0 no, else
+                            1 + SIM_RUN_NO_PROGRESS when it does no work */
+    uint8_t doomed;      /* the current run will run out of memory */
+    uint8_t spread;      /* current placement spans nodes */
+    /* The rest of what they read, first in the second line. */
+    double work;         /* units of work in all (see sim_class_spec) */
+    double work_left;    /* units of work still to do */
+    double overhead_run; /* overhead paid at the start of the current run */
+    double wasted_s;     /* time spent in runs that ran out of memory */
+    double start_time;   /* first start; -1 until then */
     double unit_s;       /* seconds per unit of work where it runs now */
     double est_work;     /* estimate of work (0 = none), for policies */
     double overhead_due; /* restart overhead its next start pays, s */
-    double overhead_run; /* overhead paid at the start of the current run */
     double restart_s;    /* its own restart overhead, or -1: the run's */
     double gpu_mem_mb;   /* true peak memory per GPU, MB (0 = unknown) */
     double est_mem_mb;   /* its estimate, for policies (0 = unknown) */
-    double wasted_s;     /* time spent in runs that ran out of memory */
-    uint32_t trace_index;
-    uint32_t allowed;    /* types it may use and its class can run on */
-    int32_t job_class;
-    int32_t num_gpus;
-    int32_t gpu_type;    /* type of the current or last placement, or -1 */
-    int32_t preemptions;
-    uint32_t epoch;      /* bumped when the pending finish event goes stale */
-    int32_t prev, next;  /* links of the wait queue, -1 at the ends */
-    int32_t seg;         /* first placement segment while running, or -1 */
-    uint8_t state;       /* enum job_state */
-    uint8_t failure;     /* enum job_failure */
-    uint8_t spread;      /* current placement spans nodes */
-    uint8_t doomed;      /* the current run will run out of memory */
-    int32_t ooms;        /* runs that ran out of memory */
     double slice_work;   /* work the current slice credits (sim_start_slice) */
-    uint8_t slice;       /* the current run is a slice: 0 no, else
-                            1 + SIM_RUN_NO_PROGRESS when it does no work */
+    uint32_t trace_index;
+    int32_t preemptions;
+    int32_t prev, next;  /* links of the wait queue, -1 at the ends */
+    int32_t ooms;        /* runs that ran out of memory */
+    uint32_t unused_[2]; /* to 192 bytes: every job starts a cache line */
 };
 
 /* ---- Engine ------------------------------------------------------------- */

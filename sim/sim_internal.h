@@ -64,11 +64,11 @@ double sim_heap_top_time(const struct sim_heap *h);
 
 /* ---- Free GPUs per type (freemap.c) ------------------------------------- */
 
-/* A max segment tree over the nodes of one GPU type: leftmost node with at
+/* An 8-ary max tree over the nodes of one GPU type: leftmost node with at
  * least k free GPUs in O(log n). */
 struct sim_freemap {
     int32_t *nodes; /* (n) global node index of each leaf */
-    int32_t *tree;  /* (2 * size) max free GPUs below each tree node */
+    int32_t *tree;  /* max free GPUs below each tree node; leaves from size */
     int32_t n, size;
     int32_t free_total;
 };
@@ -183,9 +183,9 @@ struct sim_fold *sim_stream_fold(const struct sim *s);
  * fragmentation, which is known only at the end (the updates are logged
  * to a temporary file and replayed in sim_frag_area). */
 void sim_frag_count_job(struct sim *s, uint32_t j);
-/* Appends a job to the store (sim_add_job's checks done); 0 or
- * SIM_ENOMEM. */
-int sim_store_job(struct sim *s, const struct sim_job *job);
+/* The slot of job njobs in the store, for sim_add_job to fill (and then
+ * count), or NULL when out of memory. */
+struct sim_job *sim_new_job(struct sim *s);
 
 /* Summary as a fold over jobs in id order (metrics.c). */
 struct sim_fold {
@@ -199,6 +199,13 @@ struct sim_fold {
 int sim_fold_init(struct sim_fold *f, const double *busy0, size_t cap);
 void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t j);
 void sim_fold_free(struct sim_fold *f);
+
+/* rank_select.c: OUT[i] = the value of rank RANKS[i] (from 0, < N) of X,
+ * as sorting would put there; at most 8 ranks. 0, or -1 when that would
+ * take a copy of more than N / 16 + 4096 values (or memory): then select
+ * in place. */
+int sim_rank_values(const double *x, size_t n, const size_t *ranks, size_t m,
+                    double *out);
 
 /* ---- GPU sharing (colocate.c) ------------------------------------------- */
 

@@ -155,7 +155,11 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         !(spec->gpu_mem_mb < INFINITY) || !(spec->est_mem_mb >= 0) ||
         !(spec->est_mem_mb < INFINITY) || s->njobs >= INT32_MAX)
         return SIM_EINVAL;
-    struct sim_job job = (struct sim_job){
+    struct sim_job *job = sim_new_job(s);
+    if (!job)
+        return SIM_ENOMEM;
+    /* written in place: no copy through the stack */
+    *job = (struct sim_job){
         .submit_time = spec->submit_time,
         .work = spec->work,
         .start_time = -1,
@@ -176,17 +180,18 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         .seg = -1,
         .state = JOB_SUBMITTED,
     };
-    return sim_store_job(s, &job);
+    s->njobs++;
+    return 0;
 }
 
-int sim_store_job(struct sim *s, const struct sim_job *job)
+struct sim_job *sim_new_job(struct sim *s)
 {
     size_t c = s->njobs >> SIM_CHUNK_BITS;
     if (c >= s->chunks_cap) {
         size_t cap = s->chunks_cap ? 2 * s->chunks_cap : 64;
         struct sim_job **chunks = realloc(s->chunks, cap * sizeof *chunks);
         if (!chunks)
-            return SIM_ENOMEM;
+            return NULL;
         memset(chunks + s->chunks_cap, 0,
                (cap - s->chunks_cap) * sizeof *chunks);
         s->chunks = chunks;
@@ -194,12 +199,10 @@ int sim_store_job(struct sim *s, const struct sim_job *job)
     }
     if (!s->chunks[c] && s->stream) /* a retired chunk, pages kept */
         s->chunks[c] = sim_stream_spare(s);
-    if (!s->chunks[c] &&
-        !(s->chunks[c] = malloc(SIM_CHUNK * sizeof *s->chunks[c])))
-        return SIM_ENOMEM;
-    *sim_job_at(s, s->njobs) = *job;
-    s->njobs++;
-    return 0;
+    if (!s->chunks[c] && /* aligned: a job's first 64 bytes, one line */
+        !(s->chunks[c] = aligned_alloc(64, SIM_CHUNK * sizeof *s->chunks[c])))
+        return NULL;
+    return sim_job_at(s, s->njobs);
 }
 
 struct arrival_key {

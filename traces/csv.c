@@ -278,6 +278,18 @@ int trace_csv_next(struct trace_csv *c, struct trace_csv_row *row,
     }
 }
 
+char *trace_csv_peek(struct trace_csv *c, long *line)
+{
+    *line = c->line;
+    return c->buf + c->pos;
+}
+
+void trace_csv_take_line(struct trace_csv *c, const char *next)
+{
+    c->pos = (size_t)(next - c->buf);
+    c->line++;
+}
+
 int trace_csv_open(const char *path, struct trace_csv **out,
                    struct trace_error *err)
 {

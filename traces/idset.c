@@ -119,10 +119,33 @@ static int hash_add(struct trace_idset *s, uint64_t h)
     return 0;
 }
 
+/* id_number for an ID that starts with S's prefix (the usual case): the
+ * prefix ends in no digit, so the digits after it are the id's digit
+ * suffix exactly when they run to its end. -2 when ID is not of that
+ * kind, and id_number must decide. */
+static int64_t prefixed_number(const struct trace_idset *s, const char *id,
+                               size_t len)
+{
+    size_t p = s->prefix_len, digits = len - p;
+    if (!s->has_prefix || len <= p || digits > 9 ||
+        (digits > 1 && id[p] == '0') || memcmp(id, s->prefix, p) != 0)
+        return -2;
+    uint64_t v = 0;
+    for (size_t i = p; i < len; i++) {
+        if (id[i] < '0' || id[i] > '9')
+            return -2;
+        v = v * 10 + (uint64_t)(id[i] - '0');
+    }
+    return v < IDSET_MAX_NUMBER ? (int64_t)v : -2;
+}
+
 int trace_idset_add(struct trace_idset *s, const char *id, size_t len)
 {
+    int64_t v = prefixed_number(s, id, len);
+    if (v >= 0)
+        return bit_add(s, (uint64_t)v);
     size_t p;
-    int64_t v = id_number(id, len, &p);
+    v = id_number(id, len, &p);
     if (v >= 0 && !s->has_prefix) {
         memcpy(s->prefix, id, p);
         s->prefix_len = p;

@@ -482,7 +482,39 @@ struct trace_native {
     struct trace_idset *seen; /* ids of the rows streamed so far */
     double last_submit;
     struct trace_csv_row row; /* the row just streamed */
+    struct trace_fast fast;   /* plain rows (native_fast.c); f NULL: none */
 };
+
+/* The fast path's plan of the header's fields; 0 or TRACE_ENOMEM. */
+static int plan_fast(struct trace_native *n)
+{
+    struct reader *r = &n->r;
+    struct trace_fast *fast = &n->fast;
+    fast->f = calloc(r->nfields, sizeof *fast->f);
+    fast->fields = calloc(r->nfields, sizeof *fast->fields);
+    if (!fast->f || !fast->fields)
+        return TRACE_ENOMEM;
+    fast->nfields = r->nfields; /* unknown columns: TRACE_FAST_TEXT */
+    for (size_t k = 0; k < r->ncols; k++) {
+        const struct col_spec *cs = &cols[r->col_of[k]];
+        struct trace_fast_field *f = &fast->f[r->field_of[k]];
+        f->required = (unsigned char)cs->required;
+        f->offset = cs->offset;
+        if (cs->kind == KIND_STR) {
+            f->kind =
+                r->col_of[k] == COL_JOB_ID ? TRACE_FAST_ID : TRACE_FAST_TEXT;
+        } else if (cs->kind == KIND_F64) {
+            f->kind = TRACE_FAST_F64;
+            f->positive = (unsigned char)cs->positive;
+        } else {
+            f->kind = TRACE_FAST_INT;
+            f->i32 = cs->kind == KIND_I32;
+            f->min = cs->min;
+            f->max = cs->max;
+        }
+    }
+    return 0;
+}
 
 int trace_native_open(const char *path, int flags, struct trace_native **out,
                       struct trace_error *err)
@@ -504,6 +536,8 @@ int trace_native_open(const char *path, int flags, struct trace_native **out,
     rc = trace_csv_open(path, &n->r.csv, &e);
     if (!rc)
         rc = read_header(&n->r, &e);
+    if (!rc && (rc = plan_fast(n)) != 0)
+        trace_error_set(&e, path, 0, 0, "out of memory");
     if (rc)
         trace_native_close(n);
     else
@@ -522,6 +556,8 @@ void trace_native_close(struct trace_native *n)
     free(n->r.ids.slots);
     trace_destroy(n->r.trace);
     trace_idset_destroy(n->seen);
+    free(n->fast.f);
+    free(n->fast.fields);
     free(n);
 }
 
@@ -588,7 +624,13 @@ int trace_native_next(struct trace_native *n, struct trace_job *job,
     for (;;) {
         struct trace_error why;
         *job = trace_job_defaults;
-        int got = trace_csv_next(r->csv, &n->row, &why), rc = 0;
+        int plain = trace_fast_row(&n->fast, r->csv, job, &n->row);
+        int got = TRACE_CSV_ROW;
+        if (!plain) { /* the general path, from the defaults again */
+            *job = trace_job_defaults;
+            got = trace_csv_next(r->csv, &n->row, &why);
+        }
+        int rc = 0;
         if (got < 0) { /* the tokenizer cannot go on: never skipped */
             *err = why;
             return got;
@@ -604,7 +646,7 @@ int trace_native_next(struct trace_native *n, struct trace_job *job,
             trace_error_set(&why, r->path, n->row.line,
                             (long)n->row.bad_field + 1, "%s", n->row.bad);
             rc = TRACE_EPARSE;
-        } else
+        } else if (!plain) /* a plain row's cells are checked */
             rc = check_row(r, &n->row, job, &why);
         if (!rc)
             rc = stream_id(n, &why);

@@ -81,6 +81,16 @@ int trace_csv_next(struct trace_csv *csv, struct trace_csv_row *row,
 
 void trace_csv_close(struct trace_csv *csv);
 
+/* The fast path of plain rows (native_fast.c): the buffered bytes from the
+ * next record on, up to the NUL sentinel after the last buffered byte
+ * (none may be buffered: then it points at the sentinel), and the line the
+ * record starts on. The bytes may be read, not written, until
+ * trace_csv_take_line consumes one record of one line that ends before
+ * NEXT (after its line end); the caller then owns that record's bytes
+ * (fields may be NUL-terminated in place) until the next call. */
+char *trace_csv_peek(struct trace_csv *csv, long *line);
+void trace_csv_take_line(struct trace_csv *csv, const char *next);
+
 /* Numbers in cells: blanks (space, tab) around the number are allowed. */
 enum trace_num_status {
     TRACE_NUM_OK = 0,
@@ -273,5 +283,41 @@ void trace_idset_destroy(struct trace_idset *s);
 /* Adds ID: 0 when new, 1 when seen before, 2 when an id with the same
  * 64-bit hash was seen (see idset.c), or TRACE_ENOMEM. */
 int trace_idset_add(struct trace_idset *s, const char *id, size_t len);
+
+/* ---- Plain rows of a streamed native trace (native_fast.c) ------------- */
+
+/* What the fast path does with one field of the header, in file order. */
+enum trace_fast_kind {
+    TRACE_FAST_TEXT, /* kept as text: an optional or unknown column */
+    TRACE_FAST_ID,   /* text that must not be empty (job_id) */
+    TRACE_FAST_F64,  /* a number: digits [. digits] only */
+    TRACE_FAST_INT,  /* an integer: digits only */
+};
+
+struct trace_fast_field {
+    unsigned char kind;     /* enum trace_fast_kind */
+    unsigned char required; /* numbers: an empty cell is not the default */
+    unsigned char positive; /* F64: > 0 rather than >= 0 */
+    unsigned char i32;      /* INT: stored as int32_t, else int64_t */
+    size_t offset;          /* numbers: of the member in struct trace_job */
+    int64_t min, max;       /* INT: the allowed values */
+};
+
+struct trace_fast {
+    size_t nfields;
+    struct trace_fast_field *f;     /* (nfields) */
+    struct trace_csv_field *fields; /* (nfields) the row just read */
+};
+
+/* Reads the next record of CSV when it is a plain row: one line, complete
+ * in the buffer, of exactly fast->nfields fields without quotes, CR (but
+ * for a CRLF line end) or NUL bytes, every number in the plain forms above
+ * and within its column's rule, and times as trace_check_times wants. Then
+ * fills *job's numbers (the other members stay) and *row, consumes the row
+ * and returns 1. Else returns 0, having consumed nothing (but maybe
+ * written some of *job's numbers): trace_csv_next and the full checks then
+ * give the same row, or its error. */
+int trace_fast_row(const struct trace_fast *fast, struct trace_csv *csv,
+                   struct trace_job *job, struct trace_csv_row *row);
 
 #endif
