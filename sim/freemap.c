@@ -97,19 +97,29 @@ int32_t sim_freemap_find(const struct sim_freemap *m, int32_t need)
 
 void sim_freemap_set(struct sim_freemap *m, int32_t leaf, int32_t value)
 {
-    int32_t i = m->size + leaf;
-    m->free_total += value - m->tree[i];
+    int32_t i = m->size + leaf, old = m->tree[i];
+    m->free_total += value - old;
     m->tree[i] = value;
-    /* An ancestor whose maximum does not change leaves the ones above it
-     * as they are: stop there (most updates end a level or two up). */
+    /* A child went from OLD to VALUE under a parent holding the maximum
+     * TOP of its children: at or above TOP, VALUE is the new maximum;
+     * below it, the maximum changes only if OLD was it (then the children
+     * are compared). An ancestor whose maximum does not change leaves the
+     * ones above it as they are: stop there. */
     while (i > 0) {
         i = (i - 1) / ARITY;
-        const int32_t *child = &m->tree[ARITY * i + 1];
-        int32_t max = child[0];
-        for (int k = 1; k < ARITY; k++)
-            max = child[k] > max ? child[k] : max;
-        if (m->tree[i] == max)
+        int32_t top = m->tree[i], max = value;
+        if (value < top) {
+            if (old < top) /* another child holds the maximum */
+                break;
+            const int32_t *child = &m->tree[ARITY * i + 1];
+            max = child[0];
+            for (int k = 1; k < ARITY; k++)
+                max = child[k] > max ? child[k] : max;
+        }
+        if (max == top)
             break;
         m->tree[i] = max;
+        old = top;
+        value = max;
     }
 }
