@@ -9,7 +9,11 @@
  *
  * Scanning never writes, which is what makes the rescan safe; only a record
  * known to be complete is unescaped and NUL-terminated. */
+#define _GNU_SOURCE /* F_SETPIPE_SZ (Linux) */
 #include "traces_internal.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <float.h>
@@ -314,6 +318,14 @@ int trace_csv_open(const char *path, struct trace_csv **out,
     }
     /* Blocks go straight from read(2) into our buffer, not through stdio's. */
     setvbuf(c->file, NULL, _IONBF, 0);
+    /* A pipe holds 64 KB by default: the writer and this reader then take
+     * turns every 64 KB. A block's worth lets both run at once (Linux's
+     * unprivileged limit is 1 MB; a refusal leaves the pipe as it was). */
+#ifdef F_SETPIPE_SZ
+    struct stat st;
+    if (fstat(fileno(c->file), &st) == 0 && S_ISFIFO(st.st_mode))
+        (void)fcntl(fileno(c->file), F_SETPIPE_SZ, (int)CSV_BLOCK);
+#endif
     rc = refill(c, err); /* at line 0: an error here concerns the file */
     if (rc)
         goto fail;
