@@ -12,14 +12,12 @@
 #include "sweep_internal.h"
 
 #if HETSIM_HAVE_MPI
-#include <dlfcn.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mpi_link.h"
+#include "policy.h"
 
 /* A worker sends ASK for a cell and waits for the CELL answer (an index, or
  * -1: stop asking); it sends REPORT {cell, ok} as each of its cells ends. */
@@ -35,54 +33,18 @@ int sweep_mpi_launched(void)
            getenv("PMI_SIZE");
 }
 
-/* The module's path into PATH: beside the program (build/hetsim), else one
- * folder up (the test programs of build/tests/). 0, or -1 with WHY. */
-static int find_link(char *path, size_t cap, char *why, size_t why_cap)
-{
-    char dir[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    if (n <= 0) {
-        snprintf(why, why_cap,
-                 "cannot find the hetsim program's folder "
-                 "(/proc/self/exe): %s",
-                 strerror(errno));
-        return -1;
-    }
-    dir[n] = '\0';
-    char *slash = strrchr(dir, '/');
-    if (slash) /* always: the kernel gives an absolute path */
-        *slash = '\0';
-    static const char *const places[] = {"", "/.."};
-    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
-        snprintf(path, cap, "%s%s/%s", dir, places[i], SWEEP_MPI_FILE);
-        if (access(path, F_OK) == 0)
-            return 0;
-    }
-    snprintf(why, why_cap,
-             "a sweep under mpirun needs %s, built with the hetsim program "
-             "and kept beside it: not found in %s",
-             SWEEP_MPI_FILE, dir);
-    return -1;
-}
-
-/* Opens hetsim_mpi.so; 0, or -1 with WHY. RTLD_GLOBAL: OpenMPI's own
- * plugins take libmpi's symbols from the global scope. */
+/* Opens hetsim_mpi.so; 0, or -1 with WHY. */
 static int open_link(char *why, size_t cap)
 {
     char path[PATH_MAX];
-    if (find_link(path, sizeof path, why, cap))
+    void *sym = pol_open_module(SWEEP_MPI_FILE, SWEEP_MPI_ENTRY,
+                                "a sweep under mpirun needs", "the MPI module",
+                                path, sizeof path, why, cap);
+    if (!sym)
         return -1;
-    void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(why, cap, "cannot load %s: %s", path, e ? e : "unknown error");
-        return -1;
-    }
-    void *sym = dlsym(lib, SWEEP_MPI_ENTRY);
-    const struct sweep_mpi_link *(*entry)(void) = NULL;
-    if (sym)
-        memcpy(&entry, &sym, sizeof sym);
-    mpi = entry ? entry() : NULL;
+    const struct sweep_mpi_link *(*entry)(void);
+    memcpy(&entry, &sym, sizeof sym);
+    mpi = entry();
     if (!mpi || mpi->abi != SWEEP_MPI_ABI || mpi->size != sizeof *mpi) {
         mpi = NULL;
         snprintf(why, cap,

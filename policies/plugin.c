@@ -14,6 +14,7 @@
  * trampoline. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "plugin_internal.h"
 
@@ -330,4 +332,54 @@ int pol_plugin_register(const struct hetsim_policy_plugin *pi,
 int pol_plugin_fail(struct hetsim_sim *view, const char *why)
 {
     return sim_fail(view->sim, why);
+}
+
+void *pol_open_module(const char *file, const char *entry, const char *needs,
+                      const char *what, char *path, size_t path_cap,
+                      char *why, size_t cap)
+{
+    char dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0) {
+        snprintf(why, cap,
+                 "cannot find the hetsim program's folder "
+                 "(/proc/self/exe): %s",
+                 strerror(errno));
+        return NULL;
+    }
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash) /* always: the kernel gives an absolute path */
+        *slash = '\0';
+    /* beside the program (build/hetsim), else one folder up (the test
+     * programs of build/tests/) */
+    static const char *const places[] = {"", "/.."};
+    size_t i = 0;
+    for (; i < sizeof places / sizeof *places; i++) {
+        snprintf(path, path_cap, "%s%s/%s", dir, places[i], file);
+        if (access(path, F_OK) == 0)
+            break;
+    }
+    if (i == sizeof places / sizeof *places) {
+        snprintf(why, cap,
+                 "%s %s, built with the hetsim program and kept beside it: "
+                 "not found in %s",
+                 needs, file, dir);
+        return NULL;
+    }
+    /* RTLD_GLOBAL: the libraries such a module links (CPython, OpenMPI)
+     * load plugins of their own that take their symbols from the global
+     * scope, as in a program that links them. */
+    void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, cap, "cannot load %s: %s", path,
+                 e ? e : "unknown error");
+        return NULL;
+    }
+    void *sym = dlsym(lib, entry);
+    if (!sym)
+        snprintf(why, cap, "%s is not %s of this hetsim program (rebuild "
+                 "both)", path, what);
+    return sym; /* the module stays open: it may have started threads */
 }

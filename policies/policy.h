@@ -242,6 +242,16 @@ int pol_list_schedule(struct pol_list *l, struct sim *s);
 int pol_load_plugin(const char *path, const struct pol_ops **out, char *why,
                     size_t cap);
 
+/* Opens FILE, a module built with the hetsim program (hetsim_embed.so,
+ * hetsim_mpi.so), found beside the program or one folder up, into the
+ * global scope, and returns its symbol ENTRY with the module's PATH (CAP
+ * PATH_CAP). NULL with WHY (CAP bytes): "NEEDS FILE, built with the hetsim
+ * program and kept beside it: not found in DIR", dlopen's error, or "PATH
+ * is not WHAT of this hetsim program (rebuild both)" without ENTRY. */
+void *pol_open_module(const char *file, const char *entry, const char *needs,
+                      const char *what, char *path, size_t path_cap,
+                      char *why, size_t cap);
+
 /* The same for a table made in this process (e.g. by the Python embedding,
  * python/): PI (borrowed, alive for the life of the process) goes through
  * the same adapter and api as a loaded plugin. Registering PI again refills

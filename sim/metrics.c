@@ -143,36 +143,6 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
         f->last_by_type[j->gpu_type] = j->finish_time;
 }
 
-/* The element of rank K (from 0) of X[FROM..N), moving elements there
- * (Hoare's selection, median of three): the value sorting would put at
- * X[K], without sorting's buffer. */
-static double select_rank(double *x, size_t from, size_t n, size_t k)
-{
-    size_t lo = from, hi = n - 1;
-    while (hi > lo) {
-        double a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
-        double pivot = a < b ? (b < c ? b : a < c ? c : a)
-                             : (a < c ? a : b < c ? c : b);
-        size_t i = lo, j = hi; /* Hoare: [lo, j] <= pivot <= [j + 1, hi] */
-        for (;;) {
-            while (x[i] < pivot)
-                i++;
-            while (x[j] > pivot)
-                j--;
-            if (i >= j)
-                break;
-            double t = x[i];
-            x[i++] = x[j];
-            x[j--] = t;
-        }
-        if (k <= j)
-            hi = j;
-        else
-            lo = j + 1;
-    }
-    return x[k];
-}
-
 /* GSL's gsl_stats_quantile_from_sorted_data (R's type 7) from the two
  * order statistics it reads, found by selection in X[FROM..N), where the
  * ranks of all of X lie when X[0..FROM) holds its FROM least values (a
@@ -184,7 +154,7 @@ static double quantile_by_selection(double *x, size_t n, double p,
     double index = p * (double)(n - 1);
     size_t lhs = (size_t)(int)index;
     double delta = index - (double)lhs;
-    double a = select_rank(x, *from, n, lhs);
+    double a = sim_select_rank(x, *from, n, lhs);
     *from = lhs;
     if (lhs == n - 1)
         return a;

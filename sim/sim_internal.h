@@ -206,6 +206,10 @@ void sim_fold_free(struct sim_fold *f);
  * in place. */
 int sim_rank_values(const double *x, size_t n, const size_t *ranks, size_t m,
                     double *out);
+/* The element of rank K (from 0) of X[FROM..N), moving elements there
+ * (Hoare's selection, median of three): the value sorting would put at
+ * X[K], without sorting's buffer. */
+double sim_select_rank(double *x, size_t from, size_t n, size_t k);
 
 /* ---- GPU sharing (colocate.c) ------------------------------------------- */
 
