@@ -46,21 +46,21 @@ const char *cli_job_reason(const struct sim *s, const struct cluster *c,
     return buf;
 }
 
-void cli_report_usability(const struct sim *s, const struct cluster *c,
-                          const char *trace, struct cli_usability *u)
+uint32_t cli_job_usable_types(const struct sim *s, const struct cluster *c,
+                              uint32_t i)
 {
-    uint32_t used = 0;
-    memset(u, 0, sizeof *u);
-    u->jobs = sim_njobs(s);
-    for (uint32_t i = 0; i < u->jobs; i++) {
-        uint32_t here = 0;
-        for (int32_t g = 0; g < c->ntypes; g++)
-            if (runs_on(s, c, i, g))
-                here |= 1u << g;
-        used |= here;
-        u->jobs_nowhere += here == 0;
-    }
+    uint32_t here = 0;
+    for (int32_t g = 0; g < c->ntypes; g++)
+        if (runs_on(s, c, i, g))
+            here |= 1u << g;
+    return here;
+}
+
+void cli_warn_usability(const struct cluster *c, uint32_t used,
+                        const char *trace, struct cli_usability *u)
+{
     char names[256] = "";
+    u->gpus_unusable = 0;
     for (int32_t g = 0; g < c->ntypes; g++) {
         if (used & (1u << g) || c->types[g].gpus == 0)
             continue;
@@ -79,4 +79,18 @@ void cli_report_usability(const struct sim *s, const struct cluster *c,
         cli_warn("%zu of %zu jobs of %s can run on no GPU type of cluster "
                  "%s; they will be unschedulable (jobs.csv, column reason)",
                  u->jobs_nowhere, u->jobs, trace, c->name);
+}
+
+void cli_report_usability(const struct sim *s, const struct cluster *c,
+                          const char *trace, struct cli_usability *u)
+{
+    uint32_t used = 0;
+    memset(u, 0, sizeof *u);
+    u->jobs = sim_njobs(s);
+    for (uint32_t i = 0; i < u->jobs; i++) {
+        uint32_t here = cli_job_usable_types(s, c, i);
+        used |= here;
+        u->jobs_nowhere += here == 0;
+    }
+    cli_warn_usability(c, used, trace, u);
 }

@@ -312,11 +312,26 @@ struct cli_usability {
  * unusable GPU types and jobs that can run nowhere. */
 void cli_report_usability(const struct sim *s, const struct cluster *c,
                           const char *trace, struct cli_usability *u);
+/* The GPU types of C that job I of S can run on (the engine's test,
+ * sim_job_fits_somewhere, type by type); 0: none. */
+uint32_t cli_job_usable_types(const struct sim *s, const struct cluster *c,
+                              uint32_t i);
+/* cli_report_usability's warnings from USED (the union of the jobs'
+ * usable types) and U's jobs and jobs_nowhere; sets U->gpus_unusable. */
+void cli_warn_usability(const struct cluster *c, uint32_t used,
+                        const char *trace, struct cli_usability *u);
 /* Why job I of S did not complete, for jobs.csv's reason column: "" for a
  * job that did not fail; else a text without commas, in BUF (CAP bytes) or
  * static. */
 const char *cli_job_reason(const struct sim *s, const struct cluster *c,
                            uint32_t i, char *buf, size_t cap);
+/* pol_bind of OPS with PC for W's run; CLI_OK, or an exit code after a
+ * message (a usage error names PC->error), the hooks then unbound. */
+struct pol_config;
+struct sim_policy;
+int cli_bind_policy(const struct run_config *cfg, const struct pol_ops *ops,
+                    const struct workload *w, struct pol_config *pc,
+                    struct sim_policy *hooks);
 /* Runs S under OPS and writes every result file of CFG->out. */
 int cli_simulate_and_write(const struct run_config *cfg,
                            const struct pol_ops *ops, const struct trace *t,

@@ -282,9 +282,9 @@ static double *job_usage(const struct trace *t)
 }
 
 /* Makes the policy's state; an exit code, having said why when not OK. */
-static int bind_policy(const struct run_config *cfg, const struct pol_ops *ops,
-                       const struct workload *w, struct pol_config *pc,
-                       struct sim_policy *hooks)
+int cli_bind_policy(const struct run_config *cfg, const struct pol_ops *ops,
+                    const struct workload *w, struct pol_config *pc,
+                    struct sim_policy *hooks)
 {
     size_t n = sim_njobs(w->sim);
     int rc = pol_bind(ops, pc, hooks);
@@ -379,7 +379,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
     uint32_t *groups = job_groups(cfg, ops, t, &pc.ngroups);
     pc.groups = groups;
     struct sim_policy hooks;
-    int rc = bind_policy(cfg, ops, w, &pc, &hooks);
+    int rc = cli_bind_policy(cfg, ops, w, &pc, &hooks);
     if (rc == CLI_OK && cfg->dry_run)
         pol_unbind(ops, &hooks);
     else if (rc == CLI_OK) {

@@ -161,47 +161,16 @@ static int next_job(void *ctx, struct sim_job_spec *out)
     return 0;
 }
 
-/* As cli_report_usability, job by job. */
+/* As cli_report_usability, job by job; and jobs.csv's row. */
 static void retire_job(void *ctx, const struct sim *s, uint32_t i)
 {
     struct stream_ctx *x = ctx;
-    const struct sim_job *j = sim_job(s, i);
-    uint32_t here = 0;
-    for (int32_t g = 0; g < x->c->ntypes; g++)
-        if ((j->allowed & (1u << g)) && j->num_gpus <= x->c->types[g].gpus)
-            here |= 1u << g;
+    uint32_t here = cli_job_usable_types(s, x->c, i);
     x->used |= here;
     x->nowhere += here == 0;
     if (x->jobs)
         cli_jobs_row(x->jobs, s, x->c, i, idq_pop(&x->ids));
     x->retired++;
-}
-
-/* cli_report_usability's warnings, after the run. */
-static void warn_usability(const struct stream_ctx *x, size_t jobs,
-                           const char *trace)
-{
-    const struct cluster *c = x->c;
-    char names[256] = "";
-    size_t unusable = 0;
-    for (int32_t g = 0; g < c->ntypes; g++) {
-        if (x->used & (1u << g) || c->types[g].gpus == 0)
-            continue;
-        size_t len = strlen(names);
-        snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
-                 c->types[g].name);
-        unusable += (size_t)c->types[g].gpus;
-    }
-    if (unusable)
-        cli_warn("%zu of %d GPUs of cluster %s (%s) can run no job of %s "
-                 "(the jobs' gpu_type or GPU counts rule them out, or their "
-                 "job types have no run time there: a throughput matrix "
-                 "without them?)",
-                 unusable, c->total_gpus, c->name, names, trace);
-    if (x->nowhere)
-        cli_warn("%zu of %zu jobs of %s can run on no GPU type of cluster "
-                 "%s; they will be unschedulable (jobs.csv, column reason)",
-                 x->nowhere, jobs, trace, c->name);
 }
 
 /* summary.json and perf.json into SET, the result set of cfg->out (begun
@@ -250,14 +219,9 @@ static int run_engine(const struct run_config *cfg, const struct pol_ops *ops,
                             .error = why,
                             .error_cap = sizeof why};
     struct sim_policy hooks;
-    int rc = pol_bind(ops, &pc, &hooks);
-    if (rc) {
-        pol_unbind(ops, &hooks);
-        if (rc == SIM_EINVAL)
-            return cli_usage_error("hetsim run", "%s", why);
-        cli_error("out of memory");
-        return CLI_FAILURE;
-    }
+    int rc = cli_bind_policy(cfg, ops, w, &pc, &hooks);
+    if (rc != CLI_OK)
+        return rc;
     struct sim_error err = {0};
     rc = sim_run(w->sim, &hooks, NULL, &err);
     pol_unbind(ops, &hooks);
@@ -360,7 +324,9 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     struct sim_summary m;
     if (!rc) {
         cli_trace_warnings(t, &x.err, cfg->trace);
-        warn_usability(&x, sim_njobs(s), cfg->trace);
+        struct cli_usability u = {.jobs = sim_njobs(s),
+                                  .jobs_nowhere = x.nowhere};
+        cli_warn_usability(c, x.used, cfg->trace, &u);
         rc = write_results(cfg, t, &w, perf, &m, jobs.set);
     }
     if (!rc && cfg->json &&
