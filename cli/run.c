@@ -128,8 +128,7 @@ static void run_usage(void)
         "memory\n"
         "                        that follows the active jobs "
         "(docs/streaming.md)\n"
-        "  -q, --quiet           print nothing on success\n"
-        );
+        "  -q, --quiet           print nothing on success\n");
     printf(
         "      --json            print summary.json on stdout, not the "
         "table\n"
@@ -543,11 +542,12 @@ static int parse_run_args(int argc, char **argv, struct run_config *cfg)
         case 'A': cfg->pairs = optarg; break;
         case 'S': cfg->sharing = 1; break;
         case 'Y':
-            if (strcmp(optarg, "all") != 0 &&
-                strcmp(optarg, "summary") != 0 && strcmp(optarg, "jobs") != 0)
+            if (strcmp(optarg, "all") != 0 && strcmp(optarg, "summary") != 0 &&
+                strcmp(optarg, "jobs") != 0)
                 return cli_usage_error("hetsim run",
                                        "--outputs wants all, jobs or "
-                                       "summary, got '%s'", optarg);
+                                       "summary, got '%s'",
+                                       optarg);
             cfg->summary_only = strcmp(optarg, "summary") == 0;
             cfg->no_timeline = strcmp(optarg, "jobs") == 0;
             break;

@@ -238,9 +238,10 @@ void cli_print_run_table(const struct run_config *cfg, const struct workload *w,
             : cfg->no_timeline ? " jobs.csv"
                                : " jobs.csv timeline.csv",
             cfg->plots ? " jct_cdf.png queue.png busy_gpus.png "
-                                  "utilization.png" : "",
-           cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ?
-               " gantt.png" : "");
+                         "utilization.png"
+                       : "",
+            cfg->plots && m->jobs_total <= CLI_GANTT_MAX_JOBS ? " gantt.png"
+                                                              : "");
     if (cfg->report)
         fprintf(stderr, "report: %s/report.html (open it in a browser)\n",
                 cfg->out);

@@ -45,8 +45,7 @@ static const char *config_why_not(const struct run_config *cfg,
         return "the policy is not one that streams (fifo)";
     if (cfg->backfill != 0)
         return "--backfill keeps a position per job id";
-    if (!(cfg->summary_only || cfg->no_timeline) || cfg->plots ||
-        cfg->report)
+    if (!(cfg->summary_only || cfg->no_timeline) || cfg->plots || cfg->report)
         return "timeline.csv and charts need every job and the whole "
                "trace's job mix (--outputs summary or jobs streams)";
     if (cfg->dry_run)

@@ -335,8 +335,8 @@ int pol_plugin_fail(struct hetsim_sim *view, const char *why)
 }
 
 void *pol_open_module(const char *file, const char *entry, const char *needs,
-                      const char *what, char *path, size_t path_cap,
-                      char *why, size_t cap)
+                      const char *what, char *path, size_t path_cap, char *why,
+                      size_t cap)
 {
     char dir[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
@@ -373,13 +373,14 @@ void *pol_open_module(const char *file, const char *entry, const char *needs,
     void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
     if (!lib) {
         const char *e = dlerror();
-        snprintf(why, cap, "cannot load %s: %s", path,
-                 e ? e : "unknown error");
+        snprintf(why, cap, "cannot load %s: %s", path, e ? e : "unknown error");
         return NULL;
     }
     void *sym = dlsym(lib, entry);
     if (!sym)
-        snprintf(why, cap, "%s is not %s of this hetsim program (rebuild "
-                 "both)", path, what);
+        snprintf(why, cap,
+                 "%s is not %s of this hetsim program (rebuild "
+                 "both)",
+                 path, what);
     return sym; /* the module stays open: it may have started threads */
 }

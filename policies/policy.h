@@ -249,8 +249,8 @@ int pol_load_plugin(const char *path, const struct pol_ops **out, char *why,
  * program and kept beside it: not found in DIR", dlopen's error, or "PATH
  * is not WHAT of this hetsim program (rebuild both)" without ENTRY. */
 void *pol_open_module(const char *file, const char *entry, const char *needs,
-                      const char *what, char *path, size_t path_cap,
-                      char *why, size_t cap);
+                      const char *what, char *path, size_t path_cap, char *why,
+                      size_t cap);
 
 /* The same for a table made in this process (e.g. by the Python embedding,
  * python/): PI (borrowed, alive for the life of the process) goes through

@@ -25,8 +25,7 @@ static void embed_load(void)
     char path[PATH_MAX];
     void *sym = pol_open_module(HPY_EMBED_FILE, HPY_EMBED_ENTRY,
                                 "Python policies need", "the Python embedding",
-                                path, sizeof path, embed_why,
-                                sizeof embed_why);
+                                path, sizeof path, embed_why, sizeof embed_why);
     if (!sym)
         return;
     const struct hpy_embed *(*entry)(const struct hpy_embed_host *);

@@ -37,8 +37,12 @@ double sim_select_rank(double *x, size_t from, size_t n, size_t k)
     size_t lo = from, hi = n - 1;
     while (hi > lo) {
         double a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
-        double pivot = a < b ? (b < c ? b : a < c ? c : a)
-                             : (a < c ? a : b < c ? c : b);
+        double pivot = a < b ? (b < c   ? b
+                                : a < c ? c
+                                        : a)
+                             : (a < c   ? a
+                                : b < c ? c
+                                        : b);
         size_t i = lo, j = hi; /* Hoare: [lo, j] <= pivot <= [j + 1, hi] */
         for (;;) {
             while (x[i] < pivot)
@@ -109,9 +113,9 @@ int sim_rank_values(const double *x, size_t n, const size_t *ranks, size_t m,
             copy[fill[k - 1]++] = x[i];
     }
     for (size_t r = 0; r < m; r++)
-        out[r] = sim_select_rank(copy + start[slot[r]], 0,
-                                 start[slot[r] + 1] - start[slot[r]],
-                                 within[r]);
+        out[r] =
+            sim_select_rank(copy + start[slot[r]], 0,
+                            start[slot[r] + 1] - start[slot[r]], within[r]);
     free(copy);
     rc = 0;
 done:

@@ -54,7 +54,8 @@ static int same_file(const char *dir, const char *file)
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
     int same = fa && fb;
     while (same) {
-        size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
+        size_t na = fread(ba, 1, sizeof ba, fa),
+               nb = fread(bb, 1, sizeof bb, fb);
         same = na == nb && memcmp(ba, bb, na) == 0;
         if (na == 0)
             break;
@@ -71,10 +72,8 @@ static int same_file(const char *dir, const char *file)
 static void same_both_ways(const char *dir, const char *trace,
                            const char *cluster, const char *outputs)
 {
-    cr_assert_eq(run_fifo(dir, "s", trace, cluster, 0, outputs), 0, "%s",
-                 err);
-    cr_assert_eq(run_fifo(dir, "w", trace, cluster, 1, outputs), 0, "%s",
-                 err);
+    cr_assert_eq(run_fifo(dir, "s", trace, cluster, 0, outputs), 0, "%s", err);
+    cr_assert_eq(run_fifo(dir, "w", trace, cluster, 1, outputs), 0, "%s", err);
     char path[256];
     int jobs = strcmp(outputs, "jobs") == 0;
     /* summary.json, perf.json, and with jobs jobs.csv; no timeline.csv */
@@ -179,7 +178,8 @@ Test(streaming, an_unsorted_file_falls_back_to_the_whole_trace_run)
     clitest_make_dir(dir, "hetsim-stream");
     clitest_write_file(dir, "u.csv", unsorted);
     snprintf(path, sizeof path, "%s/u.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0, "summary"), 0, "%s", err);
+    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0, "summary"), 0, "%s",
+                 err);
     char *p = slurp(dir, "out", "perf.json"),
          *s = slurp(dir, "out", "summary.json");
     cr_assert(strstr(p, "\"run_path\":\t\"whole-trace\""), "%s", p);
@@ -199,7 +199,8 @@ Test(streaming, a_piped_trace_with_per_job_columns_runs_whole)
                        "job_id,submit_time,num_gpus,duration,gpu_mem_mb\n"
                        "a,0,1,10,1000\nb,5,1,10,1000\n");
     snprintf(cmd, sizeof cmd, "| cat %s/m.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 0, "%s", err);
+    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 0, "%s",
+                 err);
     char *p = slurp(dir, "out", "perf.json"),
          *s = slurp(dir, "out", "summary.json");
     cr_assert(strstr(p, "the trace has a gpu_mem_mb column"), "%s", p);
@@ -292,8 +293,8 @@ Test(streaming, jobs_csv_rows_as_worked_by_hand)
         clitest_read_file(path, rows, sizeof rows);
         cr_assert_str_eq(rows, want, "%s", whole ? "whole" : "streamed");
         char *p = slurp(dir, name, "perf.json");
-        cr_assert(strstr(p, whole ? "\"whole-trace\"" : "\"streaming\""),
-                  "%s", p);
+        cr_assert(strstr(p, whole ? "\"whole-trace\"" : "\"streaming\""), "%s",
+                  p);
         free(p);
     }
     free(text);
@@ -310,14 +311,13 @@ Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
     clitest_write_file(dir, "ok.csv",
                        "job_id,submit_time,num_gpus,duration\na,0,1,10\n");
     snprintf(path, sizeof path, "%s/ok.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0, "summary"), 0,
-                 "%s", err);
+    cr_assert_eq(run_fifo(dir, "out", path, "gavel-108", 0, "summary"), 0, "%s",
+                 err);
     snprintf(path, sizeof path, "%s/out/summary.json", dir);
     clitest_read_file(path, before, sizeof before);
     snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
     cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "jobs"), 3);
-    cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s",
-              err);
+    cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s", err);
     clitest_read_file(path, after, sizeof after);
     cr_assert_str_eq(after, before);
     snprintf(path, sizeof path, "%s/out/jobs.csv", dir);
