@@ -59,8 +59,8 @@ static void *map_huge(size_t bytes)
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) &
-                       ~(uintptr_t)(HUGE_PAGE - 1));
+    char *a =
+        (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
     if (a > p)
         munmap(p, (size_t)(a - p));
     if (a < p + HUGE_PAGE)

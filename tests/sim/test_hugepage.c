@@ -19,16 +19,15 @@ Test(hugepage, a_growing_block_keeps_its_values_as_realloc_does)
      * 12 MB, crossing the size from which blocks are mapped. */
     for (size_t next = 1024; next < 12 * MB / sizeof *big;
          next = next + next / 2 + 1024) {
-        double *b = sim_huge_realloc(big, cap * sizeof *big,
-                                     next * sizeof *big);
+        double *b =
+            sim_huge_realloc(big, cap * sizeof *big, next * sizeof *big);
         double *r = realloc(ref, next * sizeof *ref);
         cr_assert_not_null(b);
         cr_assert_not_null(r);
         big = b;
         ref = r;
         cr_assert_eq(memcmp(big, ref, n * sizeof *big), 0,
-                     "the first %zu values changed on growing to %zu", n,
-                     next);
+                     "the first %zu values changed on growing to %zu", n, next);
         for (; n < next; n++) /* every value of the new capacity */
             big[n] = ref[n] = (double)n * 0.5 + 1.0 / (double)(n + 1);
         cap = next;
