@@ -346,12 +346,12 @@ static int event_live(const void *ctx, const struct sim_event *ev)
  * what the finish reads. Only a hint: no value changes. */
 static void prefetch_next_job(const struct sim *s)
 {
-    if (s->heap.len == 0)
+    uint32_t j = s->heap.len ? s->heap.ev[0].job : UINT32_MAX;
+    const struct sim_job *chunk =
+        j < s->njobs ? s->chunks[j >> SIM_CHUNK_BITS] : NULL;
+    if (!chunk) /* none, or a chunk a streaming run has freed */
         return;
-    uint32_t j = s->heap.ev[0].job;
-    if (j >= s->njobs || (s->stream && sim_stream_retired(s, j)))
-        return; /* its chunk may be gone */
-    const char *rec = (const char *)sim_job_at(s, j);
+    const char *rec = (const char *)&chunk[j & (SIM_CHUNK - 1)];
     __builtin_prefetch(rec);
     __builtin_prefetch(rec + 64);
 }
