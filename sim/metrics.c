@@ -87,13 +87,13 @@ int sim_fold_init(struct sim_fold *f, const double *busy0, size_t cap)
     f->first = INFINITY;
     f->last = -INFINITY;
     f->cap = cap ? cap : 1;
-    f->jct = malloc(f->cap * sizeof *f->jct);
+    f->jct = sim_huge_realloc(NULL, 0, f->cap * sizeof *f->jct);
     return f->jct ? 0 : SIM_ENOMEM;
 }
 
 void sim_fold_free(struct sim_fold *f)
 {
-    free(f->jct);
+    sim_huge_free(f->jct, f->cap * sizeof *f->jct);
     f->jct = NULL;
 }
 
@@ -120,7 +120,8 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
         alone = sim_runtime_on(s, i, j->gpu_type, 1);
     if (f->n == f->cap) { /* a streaming run: grow by half */
         size_t cap = f->cap + f->cap / 2 + 1024;
-        double *jct = realloc(f->jct, cap * sizeof *jct);
+        double *jct =
+            sim_huge_realloc(f->jct, f->cap * sizeof *jct, cap * sizeof *jct);
         if (!jct) {
             f->oom = 1;
             return;

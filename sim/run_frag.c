@@ -85,7 +85,7 @@ int sim_frag_init(struct sim *s)
         s->frag = fr;
         if (cells > FRAG_MAX_CELLS)
             return SIM_EINVAL;
-        if (!(fr->log = malloc(FRAG_LOG * sizeof *fr->log)))
+        if (!(fr->log = sim_huge_alloc(FRAG_LOG * sizeof *fr->log, 1)))
             return SIM_ENOMEM; /* freed by sim_frag_free */
         return 0;
     }

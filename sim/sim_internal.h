@@ -187,6 +187,19 @@ void sim_frag_count_job(struct sim *s, uint32_t j);
  * count), or NULL when out of memory. */
 struct sim_job *sim_new_job(struct sim *s);
 
+/* hugepage.c: advises the whole 2 MB pages inside [P, P + BYTES) to be
+ * mapped as such (no value changes, only fewer page faults). */
+void sim_huge_advise(void *p, size_t bytes);
+/* A block of BYTES, 64-byte aligned, free()d as usual; from 2 MB on, or
+ * with ROUND, 2 MB aligned and advised, its size rounded up to whole 2 MB
+ * pages with ROUND (none of it on 4 KB pages: for blocks that are reused). */
+void *sim_huge_alloc(size_t bytes, int round);
+/* A block grown from OLD_BYTES to BYTES (>= OLD_BYTES; P NULL: a new
+ * one), on advised 2 MB pages from 2 MB on: grown and freed only by these
+ * two, which are told its size in bytes. */
+void *sim_huge_realloc(void *p, size_t old_bytes, size_t bytes);
+void sim_huge_free(void *p, size_t bytes);
+
 /* Summary as a fold over jobs in id order (metrics.c). */
 struct sim_fold {
     double busy_by_type[SIM_MAX_GPU_TYPES], last_by_type[SIM_MAX_GPU_TYPES];

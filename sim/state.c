@@ -199,8 +199,11 @@ struct sim_job *sim_new_job(struct sim *s)
     }
     if (!s->chunks[c] && s->stream) /* a retired chunk, pages kept */
         s->chunks[c] = sim_stream_spare(s);
-    if (!s->chunks[c] && /* aligned: a job's first 64 bytes, one line */
-        !(s->chunks[c] = aligned_alloc(64, SIM_CHUNK * sizeof *s->chunks[c])))
+    /* aligned: a job's first 64 bytes, one line; on 2 MB pages, whole
+     * ones in a streaming run, whose few chunks are reused (hugepage.c) */
+    if (!s->chunks[c] &&
+        !(s->chunks[c] = sim_huge_alloc(SIM_CHUNK * sizeof *s->chunks[c],
+                                        s->stream != NULL)))
         return NULL;
     return sim_job_at(s, s->njobs);
 }

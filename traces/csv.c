@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CSV_BLOCK ((size_t)1 << 20)
+#define CSV_BLOCK ((size_t)1 << 18)
+#define CSV_PIPE ((size_t)1 << 20)
 #define CSV_FIRST_FIELDS 32
 
 struct trace_csv {
@@ -324,7 +325,7 @@ int trace_csv_open(const char *path, struct trace_csv **out,
 #ifdef F_SETPIPE_SZ
     struct stat st;
     if (fstat(fileno(c->file), &st) == 0 && S_ISFIFO(st.st_mode))
-        (void)fcntl(fileno(c->file), F_SETPIPE_SZ, (int)CSV_BLOCK);
+        (void)fcntl(fileno(c->file), F_SETPIPE_SZ, (int)CSV_PIPE);
 #endif
     rc = refill(c, err); /* at line 0: an error here concerns the file */
     if (rc)
