@@ -106,3 +106,30 @@ void cli_jobs_row(struct cli_rows *o, const struct sim *s,
     *p++ = '\n';
     cli_rows_put(o, (size_t)(p - line));
 }
+
+void cli_timeline_header(FILE *f, const struct cluster *c)
+{
+    fputs("time,queued,busy_gpus", f);
+    for (int32_t g = 0; g < c->ntypes; g++)
+        fprintf(f, ",busy_%s", c->types[g].name);
+    fputs(",frag_gpus\n", f);
+}
+
+char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
+                       const int32_t *busy_by_type, int32_t ntypes,
+                       double frag)
+{
+    p = cli_put_double(p, time);
+    *p++ = ',';
+    p = cli_put_int(p, queued);
+    *p++ = ',';
+    p = cli_put_int(p, busy);
+    for (int32_t t = 0; t < ntypes; t++) {
+        *p++ = ',';
+        p = cli_put_int(p, busy_by_type[t]);
+    }
+    *p++ = ',';
+    p = cli_put_double(p, frag);
+    *p++ = '\n';
+    return p;
+}
