@@ -495,6 +495,28 @@ char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
 extern const char cli_jobs_header[];
 void cli_jobs_row(struct cli_rows *o, const struct sim *s,
                   const struct cluster *c, uint32_t i, const char *id);
+/* The same in two steps: what the row says, taken from S (REASON, when
+ * not "", in WHY of CAP bytes), and the row of those fields. */
+struct cli_job_fields {
+    double submit, start, finish, run_s;
+    int32_t num_gpus, gpu_type, preemptions;
+    int state, failure;
+    const char *id, *reason;
+};
+void cli_job_fields(const struct sim *s, const struct cluster *c, uint32_t i,
+                    const char *id, char *why, size_t cap,
+                    struct cli_job_fields *f);
+void cli_jobs_put(struct cli_rows *o, const struct cluster *c,
+                  const struct cli_job_fields *f);
+/* cli_jobs_put's rows into OUT on a thread of their own (rows_writer.c),
+ * in the order put, or by the caller where no thread can be had (NULL:
+ * out of memory). end waits for the last row and frees W. */
+struct cli_rows_writer;
+struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
+                                              const struct cluster *c);
+void cli_rows_writer_put(struct cli_rows_writer *w,
+                         const struct cli_job_fields *f);
+void cli_rows_writer_end(struct cli_rows_writer *w);
 
 /* A file written under a temporary name and renamed into place by
  * cli_atomic_commit(), so readers never see half of it (exp_file of

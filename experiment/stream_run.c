@@ -115,7 +115,7 @@ struct stream_ctx {
     size_t nowhere; /* jobs no type can run */
     int pipe;       /* the input cannot be read again */
     int has_type;   /* the trace has a gpu_type column (else "" each row) */
-    struct cli_rows *jobs; /* jobs.csv, or NULL (--outputs summary) */
+    struct cli_rows_writer *jobs; /* jobs.csv, or NULL (--outputs summary) */
     struct cli_tl_spill *tl; /* timeline.csv's rows, or NULL */
     struct idq ids;        /* with jobs: the ids of the unretired jobs */
     size_t retired;        /* jobs [0, retired) are retired */
@@ -164,6 +164,15 @@ static int next_job(void *ctx, struct sim_job_spec *out)
     return 0;
 }
 
+/* Job I's row of jobs.csv. */
+static void put_row(struct stream_ctx *x, const struct sim *s, uint32_t i)
+{
+    char why[160];
+    struct cli_job_fields f;
+    cli_job_fields(s, x->c, i, idq_pop(&x->ids), why, sizeof why, &f);
+    cli_rows_writer_put(x->jobs, &f);
+}
+
 /* As cli_report_usability, job by job; and jobs.csv's row. */
 static void retire_job(void *ctx, const struct sim *s, uint32_t i)
 {
@@ -172,7 +181,7 @@ static void retire_job(void *ctx, const struct sim *s, uint32_t i)
     x->used |= here;
     x->nowhere += here == 0;
     if (x->jobs)
-        cli_jobs_row(x->jobs, s, x->c, i, idq_pop(&x->ids));
+        put_row(x, s, i);
     x->retired++;
 }
 
@@ -267,12 +276,21 @@ static int outs_begin(const struct run_config *cfg, struct stream_out *o,
     }
     fputs(cli_jobs_header, o->jobs_file.f);
     cli_rows_open(&o->rows, o->jobs_file.f);
-    x->jobs = &o->rows;
+    x->jobs = cli_rows_writer_start(&o->rows, x->c);
+    if (!x->jobs) {
+        cli_error("out of memory");
+        cli_rows_close(&o->rows);
+        cli_atomic_abort(&o->jobs_file);
+        exp_set_abort(o->set);
+        return CLI_FAILURE;
+    }
     if (cfg->no_timeline)
         return CLI_OK;
     if (cli_tl_spill_open(&o->tl, s, x->c->ntypes) != 0) {
         cli_error("cannot make a temporary file for timeline.csv: %s",
                   strerror(errno));
+        cli_rows_writer_end(x->jobs);
+        x->jobs = NULL;
         cli_rows_close(&o->rows);
         cli_atomic_abort(&o->jobs_file);
         exp_set_abort(o->set);
@@ -310,7 +328,8 @@ static int outs_end(struct stream_out *o, struct stream_ctx *x,
 {
     double t0 = cli_clock();
     for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(s); j++)
-        cli_jobs_row(x->jobs, s, x->c, (uint32_t)j, idq_pop(&x->ids));
+        put_row(x, s, (uint32_t)j);
+    cli_rows_writer_end(x->jobs);
     cli_rows_close(&o->rows);
     free(x->ids.b);
     if (rc == CLI_OK && cli_atomic_commit(&o->jobs_file) != 0) {
