@@ -18,8 +18,9 @@
 static char out[BIG], err[BIG];
 
 /* Runs fifo on TRACE (a file, or "| CMD": CMD's output piped) and CLUSTER
- * into DIR/NAME with --outputs OUTPUTS, streamed or (WHOLE) not; returns
- * the exit code.
+ * into DIR/NAME with --outputs OUTPUTS, streamed, or (WHOLE 1) not, or
+ * (WHOLE 2) streamed with jobs.csv's rows formatted by the run's own
+ * thread (rows_writer.c); returns the exit code.
  * clitest_run runs `hetsim ARGS`: a harmless --version comes first, then
  * the command line proper. */
 static int run_fifo(const char *dir, const char *name, const char *trace,
@@ -31,7 +32,10 @@ static int run_fifo(const char *dir, const char *name, const char *trace,
              "--version >/dev/null; %s %s %s%s run -q --trace %s --format "
              "native --cluster %s --policy fifo --outputs %s --out %s/%s",
              pipe ? trace + 1 : "", pipe ? "|" : "",
-             whole ? "HETSIM_STREAM=0 " : "", HETSIM_BIN,
+             whole == 1   ? "HETSIM_STREAM=0 "
+             : whole == 2 ? "HETSIM_WRITER_THREAD=0 "
+                          : "",
+             HETSIM_BIN,
              pipe ? "/dev/stdin" : trace, cluster, outputs, dir, name);
     return clitest_run(NULL, cmd, out, sizeof out, err, sizeof err);
 }
@@ -282,9 +286,10 @@ Test(streaming, skipped_bad_rows_are_the_whole_runs)
     clitest_remove_dir(dir);
 }
 
-/* --outputs jobs streamed from a pipe and run whole: jobs.csv's rows as
- * worked by hand (gavel-108: 36 GPUs of each type, so 40 GPUs is
- * unschedulable; an id over 1,024 bytes is shown as too long). */
+/* --outputs jobs streamed from a pipe (rows formatted on the writer
+ * thread and on the run's own) and run whole: jobs.csv's rows as worked
+ * by hand (gavel-108: 36 GPUs of each type, so 40 GPUs is unschedulable;
+ * an id over 1,024 bytes is shown as too long). */
 Test(streaming, jobs_csv_rows_as_worked_by_hand)
 {
     char dir[64], cmd[512], rows[BIG];
@@ -307,8 +312,8 @@ Test(streaming, jobs_csv_rows_as_worked_by_hand)
         "c,7,,,,,40,,0,unschedulable,needs 40 GPUs; the GPU types it may "
         "use have at most 36\n"
         "(id too long),8,8,9.5,1.5,0,1,V100,0,completed,\n";
-    for (int whole = 0; whole < 2; whole++) {
-        const char *name = whole ? "w" : "s";
+    for (int whole = 0; whole < 3; whole++) {
+        const char *name = whole == 1 ? "w" : "s";
         cr_assert_eq(run_fifo(dir, name, cmd, "gavel-108", whole, "jobs"), 0,
                      "%s", err);
         char path[256];
@@ -316,16 +321,17 @@ Test(streaming, jobs_csv_rows_as_worked_by_hand)
         clitest_read_file(path, rows, sizeof rows);
         cr_assert_str_eq(rows, want, "%s", whole ? "whole" : "streamed");
         char *p = slurp(dir, name, "perf.json");
-        cr_assert(strstr(p, whole ? "\"whole-trace\"" : "\"streaming\""), "%s",
-                  p);
+        cr_assert(strstr(p, whole == 1 ? "\"whole-trace\"" : "\"streaming\""),
+                  "%s", p);
         free(p);
     }
     free(text);
     clitest_remove_dir(dir);
 }
 
-/* A streamed --outputs jobs run that fails half-way (an unsorted pipe)
- * leaves the folder's earlier result set as it was, and no jobs.csv. */
+/* A streamed run with --outputs jobs or all that fails half-way (an
+ * unsorted pipe) leaves the folder's earlier result set as it was: no
+ * jobs.csv, no timeline.csv, no temporary entry. */
 Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
 {
     char dir[64], cmd[512], path[256], before[BIG], after[BIG];
@@ -339,12 +345,19 @@ Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
     snprintf(path, sizeof path, "%s/out/summary.json", dir);
     clitest_read_file(path, before, sizeof before);
     snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "jobs"), 3);
-    cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s", err);
-    clitest_read_file(path, after, sizeof after);
-    cr_assert_str_eq(after, before);
-    snprintf(path, sizeof path, "%s/out/jobs.csv", dir);
-    cr_assert_neq(access(path, F_OK), 0, "%s", path);
-    cr_assert_eq(clitest_count_entries(dir), 3, "u.csv, ok.csv, out");
+    for (int k = 0; k < 2; k++) { /* jobs; all (timeline.csv kept aside) */
+        cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, k ? "all" : "jobs"),
+                     3);
+        cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s",
+                  err);
+        snprintf(path, sizeof path, "%s/out/summary.json", dir);
+        clitest_read_file(path, after, sizeof after);
+        cr_assert_str_eq(after, before);
+        snprintf(path, sizeof path, "%s/out/jobs.csv", dir);
+        cr_assert_neq(access(path, F_OK), 0, "%s", path);
+        snprintf(path, sizeof path, "%s/out/timeline.csv", dir);
+        cr_assert_neq(access(path, F_OK), 0, "%s", path);
+        cr_assert_eq(clitest_count_entries(dir), 3, "u.csv, ok.csv, out");
+    }
     clitest_remove_dir(dir);
 }
