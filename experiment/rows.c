@@ -140,8 +140,7 @@ void cli_timeline_header(FILE *f, const struct cluster *c)
 }
 
 char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
-                       const int32_t *busy_by_type, int32_t ntypes,
-                       double frag)
+                       const int32_t *busy_by_type, int32_t ntypes, double frag)
 {
     p = cli_put_double(p, time);
     *p++ = ',';

@@ -46,10 +46,9 @@ static void put_block(struct cli_rows_writer *w, const char *b, size_t len)
         memcpy(&r, b + at, sizeof r);
         const char *id = b + at + sizeof r;
         struct cli_job_fields f = {
-            r.submit,      r.start,     r.finish,   r.run_s,
-            r.num_gpus,    r.gpu_type,  r.preemptions,
-            r.state,       r.failure,   id,
-            id + r.id_len + 1};
+            r.submit,   r.start,    r.finish,         r.run_s,
+            r.num_gpus, r.gpu_type, r.preemptions,    r.state,
+            r.failure,  id,         id + r.id_len + 1};
         cli_jobs_put(w->out, w->c, &f);
         at += sizeof r + r.id_len + 1u + r.reason_len + 1u;
     }
@@ -133,10 +132,12 @@ void cli_rows_writer_put(struct cli_rows_writer *w,
     size_t size = sizeof(struct rec) + id_len + 1 + reason_len + 1;
     if (WB_BLOCK - w->n < size)
         hand_over(w, 0);
-    struct rec r = {f->submit,      f->start,           f->finish,
-                    f->run_s,       f->num_gpus,        f->gpu_type,
-                    f->preemptions, (uint8_t)f->state,  (uint8_t)f->failure,
-                    (uint16_t)id_len, (uint16_t)reason_len};
+    struct rec r = {f->submit,           f->start,
+                    f->finish,           f->run_s,
+                    f->num_gpus,         f->gpu_type,
+                    f->preemptions,      (uint8_t)f->state,
+                    (uint8_t)f->failure, (uint16_t)id_len,
+                    (uint16_t)reason_len};
     char *p = w->block[w->tail % WB_BLOCKS] + w->n;
     memcpy(p, &r, sizeof r);
     memcpy(p + sizeof r, id, id_len + 1);

@@ -116,7 +116,7 @@ struct stream_ctx {
     int pipe;       /* the input cannot be read again */
     int has_type;   /* the trace has a gpu_type column (else "" each row) */
     struct cli_rows_writer *jobs; /* jobs.csv, or NULL (--outputs summary) */
-    struct cli_tl_spill *tl; /* timeline.csv's rows, or NULL */
+    struct cli_tl_spill *tl;      /* timeline.csv's rows, or NULL */
     struct idq ids;        /* with jobs: the ids of the unretired jobs */
     size_t retired;        /* jobs [0, retired) are retired */
     const struct sim *s;
@@ -135,7 +135,8 @@ static int next_job(void *ctx, struct sim_job_spec *out)
         x->trace_rc = got;
         return SIM_EINVAL;
     }
-    cli_progress_tick(&x->progress, sim_now(x->s), (int32_t)sim_queue_len(x->s));
+    cli_progress_tick(&x->progress, sim_now(x->s),
+                      (int32_t)sim_queue_len(x->s));
     /* no column: "" every row, without looking the column up by name */
     int64_t mask = cli_allowed_types(
         x->c,
@@ -268,8 +269,7 @@ static int outs_begin(const struct run_config *cfg, struct stream_out *o,
         cli_error("%s", err);
         return CLI_FAILURE;
     }
-    if (cli_atomic_open(&o->jobs_file, exp_set_dir(o->set), "jobs.csv") !=
-        0) {
+    if (cli_atomic_open(&o->jobs_file, exp_set_dir(o->set), "jobs.csv") != 0) {
         cli_error("%s", o->jobs_file.err);
         exp_set_abort(o->set);
         return CLI_FAILURE;

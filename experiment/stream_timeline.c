@@ -65,8 +65,8 @@ void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
 /* The rows of the records in B[0, N) not equal to the row before (LAST,
  * with *HAVE when there was one). */
 static void put_rows(struct cli_tl_spill *sp, struct sim_frag_replay *r,
-                     const char *b, size_t n, struct cli_rows *out,
-                     char *last, double *last_frag, int *have)
+                     const char *b, size_t n, struct cli_rows *out, char *last,
+                     double *last_frag, int *have)
 {
     size_t size = record_size(sp->ntypes);
     size_t key = size - offsetof(struct head, queued);

@@ -270,8 +270,7 @@ int sim_frag_replay_end(struct sim_frag_replay *r)
     if (!r)
         return 0;
     const struct sim_frag *fr = r->s->frag;
-    int rc = r->bad || (r->row && fr->spill && ferror(fr->spill)) ? SIM_EIO
-                                                                   : 0;
+    int rc = r->bad || (r->row && fr->spill && ferror(fr->spill)) ? SIM_EIO : 0;
     free(r->row);
     free(r->w.buf);
     free(r);

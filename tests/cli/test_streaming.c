@@ -35,8 +35,8 @@ static int run_fifo(const char *dir, const char *name, const char *trace,
              whole == 1   ? "HETSIM_STREAM=0 "
              : whole == 2 ? "HETSIM_WRITER_THREAD=0 "
                           : "",
-             HETSIM_BIN,
-             pipe ? "/dev/stdin" : trace, cluster, outputs, dir, name);
+             HETSIM_BIN, pipe ? "/dev/stdin" : trace, cluster, outputs, dir,
+             name);
     return clitest_run(NULL, cmd, out, sizeof out, err, sizeof err);
 }
 
@@ -91,8 +91,7 @@ static void same_both_ways(const char *dir, const char *trace,
     if (jobs)
         cr_assert(same_file(dir, "jobs.csv"), "jobs.csv of %s", trace);
     if (all)
-        cr_assert(same_file(dir, "timeline.csv"), "timeline.csv of %s",
-                  trace);
+        cr_assert(same_file(dir, "timeline.csv"), "timeline.csv of %s", trace);
     char *s = slurp(dir, "s", "summary.json"),
          *w = slurp(dir, "w", "summary.json");
     char *ps = slurp(dir, "s", "perf.json"), *pw = slurp(dir, "w", "perf.json");
@@ -346,8 +345,8 @@ Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
     clitest_read_file(path, before, sizeof before);
     snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
     for (int k = 0; k < 2; k++) { /* jobs; all (timeline.csv kept aside) */
-        cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, k ? "all" : "jobs"),
-                     3);
+        cr_assert_eq(
+            run_fifo(dir, "out", cmd, "gavel-108", 0, k ? "all" : "jobs"), 3);
         cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s",
                   err);
         snprintf(path, sizeof path, "%s/out/summary.json", dir);
