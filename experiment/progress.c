@@ -39,26 +39,15 @@ static void log_line(struct cli_progress *p, double time, int32_t queued)
     while (p->next_pct <= pct)
         p->next_pct += 10;
     p->next_line = wall + 10; /* after the last arrival: every 10 s */
-    if (read >= 0)
-        fprintf(stderr,
-                "hetsim: run: simulated %.0f s (%.0f%% of the trace read), "
-                "%llu events, %d queued, %.0f s so far\n",
-                time, pct > 100 ? 100 : pct,
-                (unsigned long long)sim_events(p->s), queued,
-                wall - p->started);
-    else if (p->span > 0)
-        fprintf(stderr,
-                "hetsim: run: simulated %.0f s (%.0f%% of the arrivals' "
-                "span), %llu events, %d queued, %.0f s so far\n",
-                time, pct > 100 ? 100 : pct,
-                (unsigned long long)sim_events(p->s), queued,
-                wall - p->started);
-    else
-        fprintf(stderr,
-                "hetsim: run: simulated %.0f s, %llu events, %d queued, "
-                "%.0f s so far\n",
-                time, (unsigned long long)sim_events(p->s), queued,
-                wall - p->started);
+    char where[64] = ""; /* how far, when known */
+    if (read >= 0 || p->span > 0)
+        snprintf(where, sizeof where, " (%.0f%% of %s)", pct > 100 ? 100 : pct,
+                 read >= 0 ? "the trace read" : "the arrivals' span");
+    fprintf(stderr,
+            "hetsim: run: simulated %.0f s%s, %llu events, %d queued, %.0f s "
+            "so far\n",
+            time, where, (unsigned long long)sim_events(p->s), queued,
+            wall - p->started);
 }
 
 void cli_progress_tick(struct cli_progress *p, double time, int32_t queued)
