@@ -186,7 +186,8 @@ static void note_frag(void *ctx, double time, int32_t queued, int32_t busy,
     if (o->n == o->cap) {
         o->cap = 2 * o->cap + 1024;
         o->mark = realloc(o->mark, o->cap * sizeof *o->mark);
-        o->free = realloc(o->free, o->cap * (size_t)o->nnodes * sizeof *o->free);
+        o->free =
+            realloc(o->free, o->cap * (size_t)o->nnodes * sizeof *o->free);
     }
     o->mark[o->n] = sim_frag_mark(o->s);
     for (int32_t i = 0; i < o->nnodes; i++)
@@ -222,8 +223,8 @@ Test(stream, the_replayed_fragmentation_is_the_one_worked_out_from_scratch)
     for (size_t j = 0; j < n; j++)
         for (int32_t t = 0; t < 2; t++)
             for (int32_t g = 0; g <= 4; g++)
-                fit[t][g] += (f.seen[j].allowed >> t & 1u) &&
-                             f.seen[j].num_gpus <= g;
+                fit[t][g] +=
+                    (f.seen[j].allowed >> t & 1u) && f.seen[j].num_gpus <= g;
     size_t fragmented = 0;
     for (size_t k = 0; k < o.n; k++) {
         int64_t sum = 0;
