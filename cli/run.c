@@ -122,12 +122,12 @@ static void run_usage(void)
         "summary:\n"
         "                        only summary.json and perf.json (files left "
         "in DIR\n"
-        "                        from an earlier run are removed). fifo with "
-        "jobs or\n"
-        "                        summary streams a sorted native CSV trace in "
-        "memory\n"
-        "                        that follows the active jobs "
-        "(docs/streaming.md)\n"
+        "                        from an earlier run are removed). fifo "
+        "streams a\n"
+        "                        sorted native CSV trace in memory that "
+        "follows the\n"
+        "                        active jobs, unless --plots or --report\n"
+        "                        (docs/streaming.md)\n"
         "  -q, --quiet           print nothing on success\n");
     printf(
         "      --json            print summary.json on stdout, not the "

@@ -158,6 +158,43 @@ int cli_parse_placement(const char *cmd, const char *text,
 int cli_parse_estimates(const char *cmd, const char *text,
                         struct run_config *cfg);
 
+/* What a long run says on stderr (progress.c): a line redrawn on a
+ * terminal, else a line per 10% of SPAN (the arrivals' span), or of the
+ * file p->stream read when set, or every 10 s when neither is known, once
+ * the run has taken 2 s. Nothing with --quiet. */
+struct cli_progress {
+    const struct sim *s;
+    const struct trace_native *stream; /* a streaming run's trace, or NULL */
+    int terminal, log_lines;
+    uint64_t calls, every; /* a look at the clock when calls & every is 0 */
+    double next_report, started, span, next_pct, next_line, quiet_s;
+};
+void cli_progress_init(struct cli_progress *p, const struct run_config *cfg,
+                       const struct sim *s, double span);
+void cli_progress_tick(struct cli_progress *p, double time, int32_t queued);
+void cli_progress_end(struct cli_progress *p); /* ends a redrawn line */
+
+/* timeline.csv of a streaming run (stream_timeline.c): the observer's
+ * rows kept in a temporary file (CTX of cli_tl_spill_change, the
+ * sim_observer's change), then written to F after the run with the
+ * fragmentation the run learnt only at its end; 0, or -1 when the
+ * temporary file could not be had, written or read back. */
+struct cli_tl_spill {
+    FILE *f;
+    char *b; /* a block of records */
+    size_t n;
+    int32_t ntypes;
+    int bad;
+    const struct sim *s;
+};
+int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
+                      int32_t ntypes);
+void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
+                         const int32_t *busy_by_type);
+int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
+                       const struct cluster *c);
+void cli_tl_spill_close(struct cli_tl_spill *sp);
+
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
     double predict_wall_s; /* inside sim_wall_s: the estimator's calls */
@@ -448,10 +485,38 @@ char *cli_rows_room(struct cli_rows *o);
 void cli_rows_put(struct cli_rows *o, size_t len);
 void cli_rows_flush(struct cli_rows *o);
 void cli_rows_close(struct cli_rows *o); /* flushes and frees the block */
+/* timeline.csv: its header line (a busy_ column per type of C), and a row
+ * written at P (at most 96 + 12 x NTYPES bytes); the row's end. */
+void cli_timeline_header(FILE *f, const struct cluster *c);
+char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
+                       const int32_t *busy_by_type, int32_t ntypes,
+                       double frag);
 /* jobs.csv: its header line, and job I of S's row (ID: its trace id). */
 extern const char cli_jobs_header[];
 void cli_jobs_row(struct cli_rows *o, const struct sim *s,
                   const struct cluster *c, uint32_t i, const char *id);
+/* The same in two steps: what the row says, taken from S (REASON, when
+ * not "", in WHY of CAP bytes), and the row of those fields. */
+struct cli_job_fields {
+    double submit, start, finish, run_s;
+    int32_t num_gpus, gpu_type, preemptions;
+    int state, failure;
+    const char *id, *reason;
+};
+void cli_job_fields(const struct sim *s, const struct cluster *c, uint32_t i,
+                    const char *id, char *why, size_t cap,
+                    struct cli_job_fields *f);
+void cli_jobs_put(struct cli_rows *o, const struct cluster *c,
+                  const struct cli_job_fields *f);
+/* cli_jobs_put's rows into OUT on a thread of their own (rows_writer.c),
+ * in the order put, or by the caller where no thread can be had (NULL:
+ * out of memory). end waits for the last row and frees W. */
+struct cli_rows_writer;
+struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
+                                              const struct cluster *c);
+void cli_rows_writer_put(struct cli_rows_writer *w,
+                         const struct cli_job_fields *f);
+void cli_rows_writer_end(struct cli_rows_writer *w);
 
 /* A file written under a temporary name and renamed into place by
  * cli_atomic_commit(), so readers never see half of it (exp_file of

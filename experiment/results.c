@@ -24,67 +24,25 @@ struct timeline {
     FILE *f;
     struct cli_rows out; /* on f, when f */
     int32_t ntypes;
-    int progress;       /* stderr is a terminal: one progress line redrawn */
-    uint64_t calls;
-    double next_report; /* wall clock of the next progress line */
     const struct sim *s;
     struct cli_series *keep; /* also kept in memory for charts, or NULL */
     int oom;
-    /* Not a terminal: a line per 10% of the arrivals' span once the run has
-     * taken 2 s, so that a log shows slow is not hung. */
-    int log_lines;
-    double started, span, next_pct, next_line;
-    double quiet_s; /* 2, or HETSIM_PROGRESS_AFTER_S */
+    struct cli_progress progress;
 };
-
-static void log_progress(struct timeline *tl, double time, int32_t queued)
-{
-    double wall = cli_clock();
-    double pct = tl->span > 0 ? 100 * time / tl->span : 100;
-    if (wall - tl->started < tl->quiet_s)
-        return;
-    if (pct < tl->next_pct && (pct < 100 || wall < tl->next_line))
-        return;
-    while (tl->next_pct <= pct)
-        tl->next_pct += 10;
-    tl->next_line = wall + 10; /* after the last arrival: every 10 s */
-    fprintf(stderr,
-            "hetsim: run: simulated %.0f s (%.0f%% of the arrivals' span), "
-            "%llu events, %d queued, %.0f s so far\n",
-            time, pct > 100 ? 100 : pct,
-            (unsigned long long)sim_events(tl->s), queued, wall - tl->started);
-}
 
 static void timeline_change(void *ctx, double time, int32_t queued,
                             int32_t busy, const int32_t *busy_by_type)
 {
     struct timeline *tl = ctx;
-    char spare[96 + 12 * SIM_MAX_GPU_TYPES]; /* (< CLI_ROW_MAX) */
-    char *line = tl->f ? cli_rows_room(&tl->out) : spare;
-    char *p = cli_put_double(line, time);
-    *p++ = ',';
-    p = cli_put_int(p, queued);
-    *p++ = ',';
-    p = cli_put_int(p, busy);
-    for (int32_t t = 0; t < tl->ntypes; t++) {
-        *p++ = ',';
-        p = cli_put_int(p, busy_by_type[t]);
+    if (tl->f) { /* NULL: --outputs summary or jobs */
+        char *line = cli_rows_room(&tl->out);
+        char *end = cli_timeline_row(line, time, queued, busy, busy_by_type,
+                                     tl->ntypes, sim_frag_gpus(tl->s));
+        cli_rows_put(&tl->out, (size_t)(end - line));
     }
-    *p++ = ',';
-    p = cli_put_double(p, sim_frag_gpus(tl->s));
-    *p++ = '\n';
-    if (tl->f) /* NULL: --outputs summary or jobs */
-        cli_rows_put(&tl->out, (size_t)(p - line));
     if (tl->keep && cli_series_add(tl->keep, time, queued, busy_by_type))
         tl->oom = 1;
-    if (tl->log_lines && (++tl->calls & 4095) == 0)
-        log_progress(tl, time, queued);
-    if (tl->progress && (++tl->calls & 4095) == 0 &&
-        cli_clock() >= tl->next_report) { /* a terminal: one line redrawn */
-        tl->next_report = cli_clock() + 0.5;
-        fprintf(stderr, "\rhetsim: simulated %.0f s, %llu events, %d queued",
-                time, (unsigned long long)sim_events(tl->s), queued);
-    }
+    cli_progress_tick(&tl->progress, time, queued);
 }
 
 static void write_jobs(FILE *f, const struct sim *s, const struct trace *t,
@@ -343,25 +301,14 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
 {
     const struct cluster *c = w->cluster;
     struct sim *s = w->sim;
-    struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s,
-                          .progress = !cfg->quiet && isatty(2),
-                          .keep = keep,
-                          .log_lines = !cfg->quiet && !isatty(2),
-                          .started = cli_clock(),
-                          .next_pct = 10,
-                          .quiet_s = 2};
-    if (tf)
-        cli_rows_open(&tl.out, tf);
-    const char *after = getenv("HETSIM_PROGRESS_AFTER_S");
-    if (after && *after)
-        tl.quiet_s = strtod(after, NULL);
+    struct timeline tl = {.f = tf, .ntypes = c->ntypes, .s = s, .keep = keep};
+    double span = 0;
     for (size_t j = 0; j < t->njobs; j++)
-        tl.span = fmax(tl.span, t->jobs[j].submit_time);
+        span = fmax(span, t->jobs[j].submit_time);
+    cli_progress_init(&tl.progress, cfg, s, span);
     if (tf) { /* NULL: --outputs summary */
-        fputs("time,queued,busy_gpus", tf);
-        for (int32_t g = 0; g < c->ntypes; g++)
-            fprintf(tf, ",busy_%s", c->types[g].name);
-        fputs(",frag_gpus\n", tf);
+        cli_rows_open(&tl.out, tf);
+        cli_timeline_header(tf, c);
     }
     char why[512] = "";
     struct pol_config pc = {
@@ -393,8 +340,7 @@ static int simulate(const struct run_config *cfg, const struct pol_ops *ops,
         perf->sim_wall_s = cli_clock() - t0;
         perf->predict_wall_s = w->est ? w->est->wall_s : 0;
         pol_unbind(ops, &hooks);
-        if (tl.progress && tl.calls >= 4096)
-            fputc('\n', stderr);
+        cli_progress_end(&tl.progress);
         if (src) {
             cli_error("%s%s%s", err.text[0] ? err.text : sim_strerror(src),
                       w->est && w->est->error[0] ? ": " : "",

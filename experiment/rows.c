@@ -52,14 +52,14 @@ const char cli_jobs_header[] =
     "job_id,submit_time,start_time,finish_time,jct,wait,num_gpus,"
     "gpu_type,preemptions,status,reason\n";
 
-static const char *status_name(const struct sim_job *j)
+static const char *status_name(int state, int failure)
 {
-    switch (j->state) {
+    switch (state) {
     case JOB_COMPLETED: return "completed";
     case JOB_FAILED:
-        return j->failure == JOB_FAIL_UNSCHEDULABLE ? "unschedulable"
-               : j->failure == JOB_FAIL_DROPPED     ? "dropped"
-                                                    : "failed";
+        return failure == JOB_FAIL_UNSCHEDULABLE ? "unschedulable"
+               : failure == JOB_FAIL_DROPPED     ? "dropped"
+                                                 : "failed";
     default: return "unfinished";
     }
 }
@@ -71,21 +71,36 @@ static char *put_str(char *p, const char *s)
     return p + n;
 }
 
-/* The job id is at most ID_MAX bytes in a row (CLI_ROW_MAX). */
-#define ID_MAX 1024
-void cli_jobs_row(struct cli_rows *o, const struct sim *s,
-                  const struct cluster *c, uint32_t i, const char *id)
+void cli_job_fields(const struct sim *s, const struct cluster *c, uint32_t i,
+                    const char *id, char *why, size_t cap,
+                    struct cli_job_fields *f)
 {
     const struct sim_job *j = sim_job(s, i);
-    char why[160];
-    const char *reason = cli_job_reason(s, c, i, why, sizeof why);
+    *f = (struct cli_job_fields){.submit = j->submit_time,
+                                 .start = j->start_time,
+                                 .finish = j->finish_time,
+                                 .run_s = j->run_s,
+                                 .num_gpus = j->num_gpus,
+                                 .gpu_type = j->gpu_type,
+                                 .preemptions = j->preemptions,
+                                 .state = j->state,
+                                 .failure = j->failure,
+                                 .id = id,
+                                 .reason = cli_job_reason(s, c, i, why, cap)};
+}
+
+/* The job id is at most ID_MAX bytes in a row (CLI_ROW_MAX). */
+#define ID_MAX 1024
+void cli_jobs_put(struct cli_rows *o, const struct cluster *c,
+                  const struct cli_job_fields *f)
+{
     char *line = cli_rows_room(o), *p = line;
-    p = put_str(p, strlen(id) > ID_MAX ? "(id too long)" : id);
+    p = put_str(p, strlen(f->id) > ID_MAX ? "(id too long)" : f->id);
     *p++ = ',';
-    p = cli_put_double(p, j->submit_time);
-    if (j->state == JOB_COMPLETED) {
-        double jct = j->finish_time - j->submit_time;
-        double v[] = {j->start_time, j->finish_time, jct, jct - j->run_s};
+    p = cli_put_double(p, f->submit);
+    if (f->state == JOB_COMPLETED) {
+        double jct = f->finish - f->submit;
+        double v[] = {f->start, f->finish, jct, jct - f->run_s};
         for (int k = 0; k < 4; k++) {
             *p++ = ',';
             p = cli_put_double(p, v[k]);
@@ -93,16 +108,51 @@ void cli_jobs_row(struct cli_rows *o, const struct sim *s,
     } else
         p = put_str(p, ",,,,");
     *p++ = ',';
-    p = cli_put_int(p, j->num_gpus);
+    p = cli_put_int(p, f->num_gpus);
     *p++ = ',';
-    if (j->state == JOB_COMPLETED)
-        p = put_str(p, c->types[j->gpu_type].name);
+    if (f->state == JOB_COMPLETED)
+        p = put_str(p, c->types[f->gpu_type].name);
     *p++ = ',';
-    p = cli_put_int(p, j->preemptions);
+    p = cli_put_int(p, f->preemptions);
     *p++ = ',';
-    p = put_str(p, status_name(j));
+    p = put_str(p, status_name(f->state, f->failure));
     *p++ = ',';
-    p = put_str(p, reason);
+    p = put_str(p, f->reason);
     *p++ = '\n';
     cli_rows_put(o, (size_t)(p - line));
+}
+
+void cli_jobs_row(struct cli_rows *o, const struct sim *s,
+                  const struct cluster *c, uint32_t i, const char *id)
+{
+    char why[160];
+    struct cli_job_fields f;
+    cli_job_fields(s, c, i, id, why, sizeof why, &f);
+    cli_jobs_put(o, c, &f);
+}
+
+void cli_timeline_header(FILE *f, const struct cluster *c)
+{
+    fputs("time,queued,busy_gpus", f);
+    for (int32_t g = 0; g < c->ntypes; g++)
+        fprintf(f, ",busy_%s", c->types[g].name);
+    fputs(",frag_gpus\n", f);
+}
+
+char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
+                       const int32_t *busy_by_type, int32_t ntypes, double frag)
+{
+    p = cli_put_double(p, time);
+    *p++ = ',';
+    p = cli_put_int(p, queued);
+    *p++ = ',';
+    p = cli_put_int(p, busy);
+    for (int32_t t = 0; t < ntypes; t++) {
+        *p++ = ',';
+        p = cli_put_int(p, busy_by_type[t]);
+    }
+    *p++ = ',';
+    p = cli_put_double(p, frag);
+    *p++ = '\n';
+    return p;
 }

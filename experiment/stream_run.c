@@ -5,6 +5,7 @@
  * whole-trace run. It applies where nothing needs a job after it finished:
  * see stream_why_not; everywhere else `hetsim run` reads the whole trace,
  * and perf.json says which path ran and why. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,9 +46,8 @@ static const char *config_why_not(const struct run_config *cfg,
         return "the policy is not one that streams (fifo)";
     if (cfg->backfill != 0)
         return "--backfill keeps a position per job id";
-    if (!(cfg->summary_only || cfg->no_timeline) || cfg->plots || cfg->report)
-        return "timeline.csv and charts need every job and the whole "
-               "trace's job mix (--outputs summary or jobs streams)";
+    if (cfg->plots || cfg->report)
+        return "charts and reports need every job";
     if (cfg->dry_run)
         return "--dry-run";
     if (cfg->estimates != CLI_EST_NONE)
@@ -115,9 +115,12 @@ struct stream_ctx {
     size_t nowhere; /* jobs no type can run */
     int pipe;       /* the input cannot be read again */
     int has_type;   /* the trace has a gpu_type column (else "" each row) */
-    struct cli_rows *jobs; /* jobs.csv (--outputs jobs), or NULL */
+    struct cli_rows_writer *jobs; /* jobs.csv, or NULL (--outputs summary) */
+    struct cli_tl_spill *tl;      /* timeline.csv's rows, or NULL */
     struct idq ids;        /* with jobs: the ids of the unretired jobs */
     size_t retired;        /* jobs [0, retired) are retired */
+    const struct sim *s;
+    struct cli_progress progress; /* ticked as rows are read */
 };
 
 static int next_job(void *ctx, struct sim_job_spec *out)
@@ -132,6 +135,8 @@ static int next_job(void *ctx, struct sim_job_spec *out)
         x->trace_rc = got;
         return SIM_EINVAL;
     }
+    cli_progress_tick(&x->progress, sim_now(x->s),
+                      (int32_t)sim_queue_len(x->s));
     /* no column: "" every row, without looking the column up by name */
     int64_t mask = cli_allowed_types(
         x->c,
@@ -160,6 +165,15 @@ static int next_job(void *ctx, struct sim_job_spec *out)
     return 0;
 }
 
+/* Job I's row of jobs.csv. */
+static void put_row(struct stream_ctx *x, const struct sim *s, uint32_t i)
+{
+    char why[160];
+    struct cli_job_fields f;
+    cli_job_fields(s, x->c, i, idq_pop(&x->ids), why, sizeof why, &f);
+    cli_rows_writer_put(x->jobs, &f);
+}
+
 /* As cli_report_usability, job by job; and jobs.csv's row. */
 static void retire_job(void *ctx, const struct sim *s, uint32_t i)
 {
@@ -168,7 +182,7 @@ static void retire_job(void *ctx, const struct sim *s, uint32_t i)
     x->used |= here;
     x->nowhere += here == 0;
     if (x->jobs)
-        cli_jobs_row(x->jobs, s, x->c, i, idq_pop(&x->ids));
+        put_row(x, s, i);
     x->retired++;
 }
 
@@ -187,7 +201,7 @@ static int write_results(const struct run_config *cfg, const struct trace *t,
     int rc = sim_summarize(w->sim, m) != 0 ||
              cli_write_json_file(exp_set_dir(set), "summary.json",
                                  cli_summary_json(cfg, t, w, m)) != 0;
-    perf->write_wall_s = cli_clock() - t0;
+    perf->write_wall_s += cli_clock() - t0;
     if (!rc)
         rc = cli_write_json_file(exp_set_dir(set), "perf.json",
                                  cli_perf_json(perf, w->sim)) != 0;
@@ -222,7 +236,8 @@ static int run_engine(const struct run_config *cfg, const struct pol_ops *ops,
     if (rc != CLI_OK)
         return rc;
     struct sim_error err = {0};
-    rc = sim_run(w->sim, &hooks, NULL, &err);
+    struct sim_observer obs = {x->tl, cli_tl_spill_change};
+    rc = sim_run(w->sim, &hooks, x->tl ? &obs : NULL, &err);
     pol_unbind(ops, &hooks);
     if (!rc)
         return CLI_OK;
@@ -236,50 +251,99 @@ static int run_engine(const struct run_config *cfg, const struct pol_ops *ops,
     return CLI_FAILURE;
 }
 
-/* jobs.csv as the jobs retire (--outputs jobs): the result set is begun
- * before the run, the file opened in it, and x->jobs set. */
-struct jobs_out {
+/* The files besides summary.json and perf.json: jobs.csv written as the
+ * jobs retire, and timeline.csv's rows kept aside (stream_timeline.c)
+ * unless --outputs jobs; both in the result set begun before the run. */
+struct stream_out {
     struct exp_set *set;
-    struct cli_atomic file;
+    struct cli_atomic jobs_file, tl_file;
     struct cli_rows rows;
+    struct cli_tl_spill tl;
 };
 
-static int jobs_begin(const struct run_config *cfg, struct jobs_out *o,
-                      struct stream_ctx *x)
+static int outs_begin(const struct run_config *cfg, struct stream_out *o,
+                      struct stream_ctx *x, const struct sim *s)
 {
     char err[EXP_PATH_MAX + 256];
     if (exp_set_begin(&o->set, cfg->out, err, sizeof err) != 0) {
         cli_error("%s", err);
         return CLI_FAILURE;
     }
-    if (cli_atomic_open(&o->file, exp_set_dir(o->set), "jobs.csv") != 0) {
-        cli_error("%s", o->file.err);
+    if (cli_atomic_open(&o->jobs_file, exp_set_dir(o->set), "jobs.csv") != 0) {
+        cli_error("%s", o->jobs_file.err);
         exp_set_abort(o->set);
         return CLI_FAILURE;
     }
-    fputs(cli_jobs_header, o->file.f);
-    cli_rows_open(&o->rows, o->file.f);
-    x->jobs = &o->rows;
+    fputs(cli_jobs_header, o->jobs_file.f);
+    cli_rows_open(&o->rows, o->jobs_file.f);
+    x->jobs = cli_rows_writer_start(&o->rows, x->c);
+    if (!x->jobs) {
+        cli_error("out of memory");
+        cli_rows_close(&o->rows);
+        cli_atomic_abort(&o->jobs_file);
+        exp_set_abort(o->set);
+        return CLI_FAILURE;
+    }
+    if (cfg->no_timeline)
+        return CLI_OK;
+    if (cli_tl_spill_open(&o->tl, s, x->c->ntypes) != 0) {
+        cli_error("cannot make a temporary file for timeline.csv: %s",
+                  strerror(errno));
+        cli_rows_writer_end(x->jobs);
+        x->jobs = NULL;
+        cli_rows_close(&o->rows);
+        cli_atomic_abort(&o->jobs_file);
+        exp_set_abort(o->set);
+        return CLI_FAILURE;
+    }
+    x->tl = &o->tl;
+    return CLI_OK;
+}
+
+/* timeline.csv from the rows kept aside, committed into the set. */
+static int write_timeline(struct stream_out *o, const struct cluster *c)
+{
+    if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set), "timeline.csv")) {
+        cli_error("%s", o->tl_file.err);
+        return CLI_FAILURE;
+    }
+    if (cli_tl_spill_write(&o->tl, o->tl_file.f, c) != 0) {
+        cli_error("cannot read back the rows of timeline.csv kept in a "
+                  "temporary file (out of disk space?)");
+        cli_atomic_abort(&o->tl_file);
+        return CLI_FAILURE;
+    }
+    if (cli_atomic_commit(&o->tl_file) != 0) {
+        cli_error("%s", o->tl_file.err);
+        return CLI_FAILURE;
+    }
     return CLI_OK;
 }
 
 /* After the run (RC its exit code): the rows of the jobs that never
- * retired (never finished), jobs.csv committed into the set, or the set
- * aborted; RC, or the commit's failure. */
-static int jobs_end(struct jobs_out *o, struct stream_ctx *x,
-                    const struct sim *s, int rc)
+ * retired (never finished), jobs.csv and timeline.csv committed into the
+ * set, or the set aborted; RC, or the failure. */
+static int outs_end(struct stream_out *o, struct stream_ctx *x,
+                    const struct sim *s, int rc, struct run_perf *perf)
 {
+    double t0 = cli_clock();
     for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(s); j++)
-        cli_jobs_row(x->jobs, s, x->c, (uint32_t)j, idq_pop(&x->ids));
+        put_row(x, s, (uint32_t)j);
+    cli_rows_writer_end(x->jobs);
     cli_rows_close(&o->rows);
     free(x->ids.b);
-    if (rc == CLI_OK && cli_atomic_commit(&o->file) != 0) {
-        cli_error("%s", o->file.err);
+    if (rc == CLI_OK && cli_atomic_commit(&o->jobs_file) != 0) {
+        cli_error("%s", o->jobs_file.err);
         rc = CLI_FAILURE;
     } else if (rc != CLI_OK)
-        cli_atomic_abort(&o->file);
+        cli_atomic_abort(&o->jobs_file);
+    if (rc == CLI_OK && x->tl)
+        rc = write_timeline(o, x->c);
+    if (x->tl)
+        cli_tl_spill_close(&o->tl);
     if (rc != CLI_OK)
         exp_set_abort(o->set);
+    perf->write_wall_s = cli_clock() - t0;
     return rc;
 }
 
@@ -292,6 +356,10 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     x.has_type = trace_native_has_column(n, "gpu_type");
     struct sim *s = sim_create(c, cfg->seed);
     struct sim_source src = {&x, next_job, retire_job};
+    x.s = s;
+    cli_progress_init(&x.progress, cfg, s, 0);
+    x.progress.stream = n;
+    x.progress.every = 255; /* rows, not events: about 2 events each */
     struct workload w = {
         .cluster = c, .sim = s, .seed = cfg->seed, .streamed = 1};
     if (!s || sim_set_source(s, &src) != 0) {
@@ -301,16 +369,17 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     }
     sim_set_restart_overhead(s, cfg->restart_overhead_s);
     sim_set_oom_detect_s(s, cfg->oom_detect_s);
-    struct jobs_out jobs = {0};
-    if (cfg->no_timeline && jobs_begin(cfg, &jobs, &x) != CLI_OK) {
+    struct stream_out outs = {0};
+    if (!cfg->summary_only && outs_begin(cfg, &outs, &x, s) != CLI_OK) {
         sim_destroy(s);
         return CLI_FAILURE;
     }
     double t0 = cli_clock();
     int rc = run_engine(cfg, ops, &w, &x);
     perf->sim_wall_s = cli_clock() - t0;
+    cli_progress_end(&x.progress);
     if (x.jobs)
-        rc = jobs_end(&jobs, &x, s, rc);
+        rc = outs_end(&outs, &x, s, rc, perf);
     perf->streamed = rc != CLI_STREAM_DECLINED;
     if (!perf->streamed) {
         snprintf(perf->stream_why, sizeof perf->stream_why,
@@ -326,7 +395,7 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
         struct cli_usability u = {.jobs = sim_njobs(s),
                                   .jobs_nowhere = x.nowhere};
         cli_warn_usability(c, x.used, cfg->trace, &u);
-        rc = write_results(cfg, t, &w, perf, &m, jobs.set);
+        rc = write_results(cfg, t, &w, perf, &m, outs.set);
     }
     if (!rc && cfg->json &&
         cli_write_json(stdout, cli_summary_json(cfg, t, &w, &m)) != 0) {

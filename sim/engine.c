@@ -268,7 +268,7 @@ static void observe(struct sim *s, const struct sim_observer *obs)
         return;
     int32_t q = (int32_t)s->queue_len;
     size_t bytes = (size_t)s->cluster->ntypes * sizeof *s->busy_by_type;
-    double frag = sim_frag_gpus(s);
+    double frag = sim_frag_key(s);
     if (s->observed && q == s->last_queued && s->busy == s->last_busy &&
         memcmp(s->busy_by_type, s->last_busy_by_type, bytes) == 0 &&
         frag == s->last_frag)

@@ -35,6 +35,7 @@ struct sim_frag {
     uint32_t *log; /* (FRAG_LOG) words: see log_update */
     size_t nlog;
     FILE *spill;
+    uint64_t spilled; /* words written to spill */
     double first_t, log_t;
 };
 
@@ -104,6 +105,7 @@ static void log_word(struct sim *s, struct sim_frag *fr, uint32_t w)
         if ((!fr->spill && !(fr->spill = tmpfile())) ||
             fwrite(fr->log, sizeof *fr->log, FRAG_LOG, fr->spill) != FRAG_LOG)
             s->oom = 1; /* the run stops: out of memory (or of disk) */
+        fr->spilled += FRAG_LOG;
         fr->nlog = 0;
     }
     fr->log[fr->nlog++] = w;
@@ -186,49 +188,118 @@ static int get_word(struct words *w, uint32_t *out)
     return 1;
 }
 
-/* A streaming run's area: the table from the counts, then the log
- * replayed with sim_frag_update's operations in its order. */
-static double deferred_area(const struct sim *s)
+/* A replay of a streaming run's log: the table from the counts, then the
+ * log's updates with sim_frag_update's operations in its order, so the
+ * same sums and the same area as a whole-trace run. */
+struct sim_frag_replay {
+    const struct sim *s;
+    int64_t *row; /* N x F, as fr->table of a whole-trace run */
+    struct words w;
+    uint64_t pos; /* words read */
+    int64_t sum;
+    double area, last_t, now;
+    int bad; /* a read failed or the log was cut short */
+};
+
+int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **out)
 {
     const struct sim_frag *fr = s->frag;
     const struct cluster *c = s->cluster;
-    int64_t *row = malloc((size_t)fr->cells * sizeof *row);
-    struct words w = {fr->spill, malloc(FRAG_LOG * sizeof(uint32_t)),
-                      NULL,      NULL,
-                      fr->log,   fr->nlog};
-    double area = 0, last_t = fr->first_t, now = fr->first_t;
-    int64_t sum = 0;
-    uint32_t x, lo, hi;
-    if (!row || !w.buf || (fr->spill && fseek(fr->spill, 0, SEEK_SET))) {
-        free(row);
-        free(w.buf);
-        return NAN;
-    }
+    struct sim_frag_replay *r = calloc(1, sizeof *r);
+    *out = r;
+    if (!r)
+        return SIM_ENOMEM;
+    r->s = s;
+    if (!fr || !fr->deferred)
+        return 0; /* nothing logged: sim_frag_replay_gpus says as the run */
+    r->row = malloc((size_t)fr->cells * sizeof *r->row);
+    r->w = (struct words){fr->spill, malloc(FRAG_LOG * sizeof(uint32_t)),
+                          NULL,      NULL,
+                          fr->log,   fr->nlog};
+    if (!r->row || !r->w.buf)
+        return SIM_ENOMEM;
+    if (fr->spill && fseek(fr->spill, 0, SEEK_SET))
+        return SIM_EIO;
     for (int32_t t = 0; t < c->ntypes; t++) { /* as fill_type */
         int64_t fit = 0;
         for (int32_t f = 0; f <= c->types[t].max_per_node; f++) {
             fit += fr->table[fr->off[t] + f];
-            row[fr->off[t] + f] = f * ((int64_t)s->njobs - fit);
+            r->row[fr->off[t] + f] = f * ((int64_t)s->njobs - fit);
         }
     }
     for (int32_t i = 0; i < c->nnodes; i++)
-        sum += row[fr->off[c->nodes[i].gpu_type] + c->nodes[i].gpus];
-    while (get_word(&w, &x)) {
+        r->sum += r->row[fr->off[c->nodes[i].gpu_type] + c->nodes[i].gpus];
+    r->last_t = r->now = fr->first_t;
+    return 0;
+}
+
+/* Replays the log's updates up to word MARK (all: UINT64_MAX). */
+static void replay_to(struct sim_frag_replay *r, uint64_t mark)
+{
+    uint32_t x, lo, hi;
+    while (r->pos < mark && get_word(&r->w, &x)) {
+        r->pos++;
         if (x & FRAG_TIME) {
-            if (!get_word(&w, &lo) || !get_word(&w, &hi))
-                break;
+            if (!get_word(&r->w, &lo) || !get_word(&r->w, &hi)) {
+                r->bad = 1;
+                return;
+            }
+            r->pos += 2;
             uint64_t b = lo | (uint64_t)hi << 32;
-            memcpy(&now, &b, sizeof now);
+            memcpy(&r->now, &b, sizeof r->now);
         }
-        area += (double)sum * (now - last_t);
-        last_t = now;
-        sum += row[x >> 15 & 0x7fff] - row[x & 0x7fff];
+        r->area += (double)r->sum * (r->now - r->last_t);
+        r->last_t = r->now;
+        r->sum += r->row[x >> 15 & 0x7fff] - r->row[x & 0x7fff];
     }
-    if (fr->spill && ferror(fr->spill))
-        area = NAN;
-    free(row);
-    free(w.buf);
-    return area;
+    if (r->pos < mark && mark != UINT64_MAX)
+        r->bad = 1;
+}
+
+double sim_frag_replay_gpus(struct sim_frag_replay *r, uint64_t mark)
+{
+    const struct sim *s = r->s;
+    if (!r->row)
+        return sim_frag_gpus(s);
+    replay_to(r, mark);
+    return s->njobs ? (double)r->sum / (double)s->njobs : 0;
+}
+
+int sim_frag_replay_end(struct sim_frag_replay *r)
+{
+    if (!r)
+        return 0;
+    const struct sim_frag *fr = r->s->frag;
+    int rc = r->bad || (r->row && fr->spill && ferror(fr->spill)) ? SIM_EIO : 0;
+    free(r->row);
+    free(r->w.buf);
+    free(r);
+    return rc;
+}
+
+uint64_t sim_frag_mark(const struct sim *s)
+{
+    const struct sim_frag *fr = s->frag;
+    return fr ? fr->spilled + fr->nlog : 0;
+}
+
+double sim_frag_key(const struct sim *s)
+{
+    if (s->frag && s->frag->deferred)
+        return (double)sim_frag_mark(s);
+    return sim_frag_gpus(s);
+}
+
+/* A streaming run's area: its whole log replayed. */
+static double deferred_area(const struct sim *s)
+{
+    struct sim_frag_replay *r;
+    double area = NAN;
+    if (sim_frag_replay_begin(s, &r) == 0) {
+        replay_to(r, UINT64_MAX);
+        area = r->area;
+    }
+    return sim_frag_replay_end(r) ? NAN : area;
 }
 
 void sim_frag_free(struct sim *s)

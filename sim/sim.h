@@ -208,8 +208,8 @@ struct sim_policy {
 };
 
 /* Called after each instant whose queue length, busy GPUs or fragmentation
- * (sim_frag_gpus) changed, with the values that hold from `time` until the
- * next call. */
+ * (sim_frag_gpus; in a streaming run sim_frag_mark) changed, with the
+ * values that hold from `time` until the next call. */
 struct sim_observer {
     void *ctx;
     void (*change)(void *ctx, double time, int32_t queued, int32_t busy,
@@ -497,6 +497,20 @@ double share_cluster_frag(const struct share_cluster *sc,
 /* The engine's own cluster in that measure, whole GPUs only, against the
  * workload of all its jobs (GPU count and allowed types): GPUs, now. */
 double sim_frag_gpus(const struct sim *s);
+
+/* A streaming run (sim_set_source) learns the workload of that measure
+ * only at its end, so sim_frag_gpus says 0 during the run. Its observer
+ * is then called also when the fragmentation may have changed: it notes
+ * sim_frag_mark, and after the run a replay says the value at each mark,
+ * the double a whole-trace run's sim_frag_gpus said there. Marks must be
+ * asked in increasing order. begin: 0, SIM_ENOMEM or SIM_EIO (the replay
+ * is to be ended either way); end: 0 or SIM_EIO (the log could not be
+ * read back). Without a streaming run the replay says sim_frag_gpus. */
+uint64_t sim_frag_mark(const struct sim *s);
+struct sim_frag_replay;
+int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **r);
+double sim_frag_replay_gpus(struct sim_frag_replay *r, uint64_t mark);
+int sim_frag_replay_end(struct sim_frag_replay *r);
 
 /* ---- GPU sharing in the engine (colocate.c) ------------------------------ */
 

@@ -140,7 +140,7 @@ struct sim {
     double guard_time;
     uint64_t guard_passes;
     struct sim_frag *frag;    /* FGD fragmentation of whole GPUs, or NULL */
-    double last_frag;         /* sim_frag_gpus when last observed */
+    double last_frag;         /* sim_frag_key when last observed */
 
     const struct sim_estimator *estimator; /* or NULL */
     int est_rc;           /* first failure of the estimator */
@@ -291,6 +291,8 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
  * over): the integral brought up to now, once an instant. */
 void sim_frag_touch(struct sim *s, int32_t node);
 void sim_frag_free(struct sim *s);
+/* What observe compares: sim_frag_gpus, or in a streaming run the mark. */
+double sim_frag_key(const struct sim *s);
 /* Integral of fragmentation (GPUs) over time so far, GPU-s. */
 double sim_frag_area(const struct sim *s);
 

@@ -342,6 +342,16 @@ fail:
     return rc;
 }
 
+double trace_csv_fraction(const struct trace_csv *c)
+{
+    struct stat st;
+    off_t at = ftello(c->file);
+    if (fstat(fileno(c->file), &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size <= 0 || at < 0)
+        return -1;
+    return (double)(at - (off_t)(c->len - c->pos)) / (double)st.st_size;
+}
+
 void trace_csv_close(struct trace_csv *c)
 {
     if (!c)

@@ -548,6 +548,11 @@ done:
     return rc;
 }
 
+double trace_native_fraction(const struct trace_native *n)
+{
+    return trace_csv_fraction(n->r.csv);
+}
+
 void trace_native_close(struct trace_native *n)
 {
     if (!n)

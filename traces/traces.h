@@ -320,6 +320,8 @@ const char *trace_native_text(const struct trace_native *n, const char *name,
 /* The trace being read: format, warnings, rows_skipped, and njobs, the
  * rows streamed so far (no jobs are kept). */
 const struct trace *trace_native_trace(const struct trace_native *n);
+/* The share of the file read so far (0 to 1), or -1 for a pipe. */
+double trace_native_fraction(const struct trace_native *n);
 void trace_native_close(struct trace_native *n);
 
 /* ---- Workload generator (generate.c) ---- */

@@ -80,6 +80,9 @@ int trace_csv_next(struct trace_csv *csv, struct trace_csv_row *row,
                    struct trace_error *err);
 
 void trace_csv_close(struct trace_csv *csv);
+/* The share of a regular file's bytes read past (0 to 1), or -1 for a
+ * pipe or other input whose size is not known. */
+double trace_csv_fraction(const struct trace_csv *csv);
 
 /* The fast path of plain rows (native_fast.c): the buffered bytes from the
  * next record on, up to the NUL sentinel after the last buffered byte

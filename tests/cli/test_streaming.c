@@ -18,8 +18,9 @@
 static char out[BIG], err[BIG];
 
 /* Runs fifo on TRACE (a file, or "| CMD": CMD's output piped) and CLUSTER
- * into DIR/NAME with --outputs OUTPUTS, streamed or (WHOLE) not; returns
- * the exit code.
+ * into DIR/NAME with --outputs OUTPUTS, streamed, or (WHOLE 1) not, or
+ * (WHOLE 2) streamed with jobs.csv's rows formatted by the run's own
+ * thread (rows_writer.c); returns the exit code.
  * clitest_run runs `hetsim ARGS`: a harmless --version comes first, then
  * the command line proper. */
 static int run_fifo(const char *dir, const char *name, const char *trace,
@@ -31,8 +32,11 @@ static int run_fifo(const char *dir, const char *name, const char *trace,
              "--version >/dev/null; %s %s %s%s run -q --trace %s --format "
              "native --cluster %s --policy fifo --outputs %s --out %s/%s",
              pipe ? trace + 1 : "", pipe ? "|" : "",
-             whole ? "HETSIM_STREAM=0 " : "", HETSIM_BIN,
-             pipe ? "/dev/stdin" : trace, cluster, outputs, dir, name);
+             whole == 1   ? "HETSIM_STREAM=0 "
+             : whole == 2 ? "HETSIM_WRITER_THREAD=0 "
+                          : "",
+             HETSIM_BIN, pipe ? "/dev/stdin" : trace, cluster, outputs, dir,
+             name);
     return clitest_run(NULL, cmd, out, sizeof out, err, sizeof err);
 }
 
@@ -68,21 +72,26 @@ static int same_file(const char *dir, const char *file)
 }
 
 /* Streams TRACE on CLUSTER and runs it whole, with --outputs OUTPUTS
- * (summary or jobs); the summaries match, and with jobs the jobs.csv. */
+ * (summary, jobs or all); the summaries match, with jobs and all the
+ * jobs.csv, and with all the timeline.csv (its frag_gpus column replayed
+ * after the streamed run against the whole trace's job mix). */
 static void same_both_ways(const char *dir, const char *trace,
                            const char *cluster, const char *outputs)
 {
     cr_assert_eq(run_fifo(dir, "s", trace, cluster, 0, outputs), 0, "%s", err);
     cr_assert_eq(run_fifo(dir, "w", trace, cluster, 1, outputs), 0, "%s", err);
     char path[256];
-    int jobs = strcmp(outputs, "jobs") == 0;
-    /* summary.json, perf.json, and with jobs jobs.csv; no timeline.csv */
+    int all = strcmp(outputs, "all") == 0;
+    int jobs = all || strcmp(outputs, "jobs") == 0;
+    /* summary.json, perf.json, with jobs jobs.csv, with all timeline.csv */
     snprintf(path, sizeof path, "%s/s/jobs.csv", dir);
     cr_assert_eq(access(path, F_OK) == 0, jobs, "%s", path);
     snprintf(path, sizeof path, "%s/s/timeline.csv", dir);
-    cr_assert_neq(access(path, F_OK), 0, "%s", path);
+    cr_assert_eq(access(path, F_OK) == 0, all, "%s", path);
     if (jobs)
         cr_assert(same_file(dir, "jobs.csv"), "jobs.csv of %s", trace);
+    if (all)
+        cr_assert(same_file(dir, "timeline.csv"), "timeline.csv of %s", trace);
     char *s = slurp(dir, "s", "summary.json"),
          *w = slurp(dir, "w", "summary.json");
     char *ps = slurp(dir, "s", "perf.json"), *pw = slurp(dir, "w", "perf.json");
@@ -96,9 +105,10 @@ static void same_both_ways(const char *dir, const char *trace,
     free(pw);
 }
 
-static const char *const outputs[] = {"summary", "jobs"};
+static const char *const outputs[] = {"summary", "jobs", "all"};
 
-/* With --outputs jobs, jobs.csv too (its rows written as jobs retire). */
+/* With --outputs jobs, jobs.csv too (its rows written as jobs retire); with
+ * all (the default), timeline.csv too. */
 Test(streaming, shipped_traces_give_the_whole_runs_summary_and_jobs)
 {
     char dir[64], trace[512], cmd[2048];
@@ -115,7 +125,7 @@ Test(streaming, shipped_traces_give_the_whole_runs_summary_and_jobs)
         cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err),
                      0, "%s", err);
     }
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < 3; k++) {
         same_both_ways(dir,
                        HETSIM_SOURCE_DIR "/traces/gavel/msr-seed0-6214e9.csv",
                        "gavel-108", outputs[k]);
@@ -132,7 +142,8 @@ Test(streaming, shipped_traces_give_the_whole_runs_summary_and_jobs)
 
 /* 100,000 jobs of 1 to 8 GPUs at load 0.9 on three GPU types: the
  * fragmentation, quantiles and sums of summary.json all agree, and so do
- * the rows of jobs.csv. */
+ * the rows of jobs.csv and timeline.csv (whose kept rows and the
+ * fragmentation's log outgrow their blocks in memory: both spill). */
 Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_results,
      .timeout = 600)
 {
@@ -146,8 +157,23 @@ Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_results,
     cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
                  "%s", err);
     snprintf(cmd, sizeof cmd, "| cat %s/g.csv", dir);
-    for (size_t k = 0; k < 2; k++)
+    for (size_t k = 0; k < 3; k++)
         same_both_ways(dir, cmd, "gavel-108", outputs[k]);
+    /* the replay was put to work: the cluster was fragmented at times
+     * (GPUs free on nodes too small for the 4- and 8-GPU jobs) */
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/s/timeline.csv", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "%s", path);
+    size_t rows = 0, fragmented = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *comma = strrchr(line, ',');
+        rows++;
+        fragmented += rows > 1 && comma && strtod(comma + 1, NULL) > 0;
+    }
+    fclose(f);
+    cr_assert_gt(rows, 100000); /* over 3 MB of records kept aside */
+    cr_assert_gt(fragmented, rows / 10, "%zu of %zu rows", fragmented, rows);
     clitest_remove_dir(dir);
 }
 
@@ -259,9 +285,10 @@ Test(streaming, skipped_bad_rows_are_the_whole_runs)
     clitest_remove_dir(dir);
 }
 
-/* --outputs jobs streamed from a pipe and run whole: jobs.csv's rows as
- * worked by hand (gavel-108: 36 GPUs of each type, so 40 GPUs is
- * unschedulable; an id over 1,024 bytes is shown as too long). */
+/* --outputs jobs streamed from a pipe (rows formatted on the writer
+ * thread and on the run's own) and run whole: jobs.csv's rows as worked
+ * by hand (gavel-108: 36 GPUs of each type, so 40 GPUs is unschedulable;
+ * an id over 1,024 bytes is shown as too long). */
 Test(streaming, jobs_csv_rows_as_worked_by_hand)
 {
     char dir[64], cmd[512], rows[BIG];
@@ -284,8 +311,8 @@ Test(streaming, jobs_csv_rows_as_worked_by_hand)
         "c,7,,,,,40,,0,unschedulable,needs 40 GPUs; the GPU types it may "
         "use have at most 36\n"
         "(id too long),8,8,9.5,1.5,0,1,V100,0,completed,\n";
-    for (int whole = 0; whole < 2; whole++) {
-        const char *name = whole ? "w" : "s";
+    for (int whole = 0; whole < 3; whole++) {
+        const char *name = whole == 1 ? "w" : "s";
         cr_assert_eq(run_fifo(dir, name, cmd, "gavel-108", whole, "jobs"), 0,
                      "%s", err);
         char path[256];
@@ -293,16 +320,17 @@ Test(streaming, jobs_csv_rows_as_worked_by_hand)
         clitest_read_file(path, rows, sizeof rows);
         cr_assert_str_eq(rows, want, "%s", whole ? "whole" : "streamed");
         char *p = slurp(dir, name, "perf.json");
-        cr_assert(strstr(p, whole ? "\"whole-trace\"" : "\"streaming\""), "%s",
-                  p);
+        cr_assert(strstr(p, whole == 1 ? "\"whole-trace\"" : "\"streaming\""),
+                  "%s", p);
         free(p);
     }
     free(text);
     clitest_remove_dir(dir);
 }
 
-/* A streamed --outputs jobs run that fails half-way (an unsorted pipe)
- * leaves the folder's earlier result set as it was, and no jobs.csv. */
+/* A streamed run with --outputs jobs or all that fails half-way (an
+ * unsorted pipe) leaves the folder's earlier result set as it was: no
+ * jobs.csv, no timeline.csv, no temporary entry. */
 Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
 {
     char dir[64], cmd[512], path[256], before[BIG], after[BIG];
@@ -316,12 +344,19 @@ Test(streaming, a_failed_jobs_run_keeps_the_earlier_results)
     snprintf(path, sizeof path, "%s/out/summary.json", dir);
     clitest_read_file(path, before, sizeof before);
     snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "jobs"), 3);
-    cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s", err);
-    clitest_read_file(path, after, sizeof after);
-    cr_assert_str_eq(after, before);
-    snprintf(path, sizeof path, "%s/out/jobs.csv", dir);
-    cr_assert_neq(access(path, F_OK), 0, "%s", path);
-    cr_assert_eq(clitest_count_entries(dir), 3, "u.csv, ok.csv, out");
+    for (int k = 0; k < 2; k++) { /* jobs; all (timeline.csv kept aside) */
+        cr_assert_eq(
+            run_fifo(dir, "out", cmd, "gavel-108", 0, k ? "all" : "jobs"), 3);
+        cr_assert(strstr(err, "/dev/stdin:4: submit_time 3 is before"), "%s",
+                  err);
+        snprintf(path, sizeof path, "%s/out/summary.json", dir);
+        clitest_read_file(path, after, sizeof after);
+        cr_assert_str_eq(after, before);
+        snprintf(path, sizeof path, "%s/out/jobs.csv", dir);
+        cr_assert_neq(access(path, F_OK), 0, "%s", path);
+        snprintf(path, sizeof path, "%s/out/timeline.csv", dir);
+        cr_assert_neq(access(path, F_OK), 0, "%s", path);
+        cr_assert_eq(clitest_count_entries(dir), 3, "u.csv, ok.csv, out");
+    }
     clitest_remove_dir(dir);
 }

@@ -167,3 +167,84 @@ Test(stream, a_source_going_back_in_time_stops_the_run)
     free(f.seen);
     cluster_destroy(c);
 }
+
+/* What an observer of the streamed run saw: the fragmentation's mark and
+ * each node's free GPUs, at every call. */
+struct seen_frag {
+    const struct sim *s;
+    int32_t nnodes;
+    size_t n, cap;
+    uint64_t *mark;
+    int32_t *free; /* (cap x nnodes) */
+};
+
+static void note_frag(void *ctx, double time, int32_t queued, int32_t busy,
+                      const int32_t *by_type)
+{
+    (void)time, (void)queued, (void)busy, (void)by_type;
+    struct seen_frag *o = ctx;
+    if (o->n == o->cap) {
+        o->cap = 2 * o->cap + 1024;
+        o->mark = realloc(o->mark, o->cap * sizeof *o->mark);
+        o->free =
+            realloc(o->free, o->cap * (size_t)o->nnodes * sizeof *o->free);
+    }
+    o->mark[o->n] = sim_frag_mark(o->s);
+    for (int32_t i = 0; i < o->nnodes; i++)
+        o->free[o->n * (size_t)o->nnodes + (size_t)i] = sim_node_free(o->s, i);
+    o->n++;
+}
+
+/* A streaming run knows the jobs' mix only at its end: the replay of its
+ * log says, at each mark an observer noted, the fragmentation worked out
+ * from scratch from the nodes' free GPUs then and the whole mix (FGD with
+ * whole GPUs, run_frag.c: a node of type t with f free GPUs counts f x the
+ * share of jobs that may not use t or ask more than f), as the same
+ * integer sum over N, so the same double. */
+Test(stream, the_replayed_fragmentation_is_the_one_worked_out_from_scratch)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    size_t n = 100000; /* the log outgrows its block: it spills */
+    struct sim_job_spec *jobs = make_jobs(n, 11, 0.05);
+    struct feed f = {jobs, n, 0, malloc(n * sizeof(struct sim_job)), 0, 0};
+    struct sim *s = sim_create(c, 1);
+    struct sim_source src = {&f, feed_next, feed_retire};
+    struct seen_frag o = {.s = s, .nnodes = c->nnodes};
+    struct sim_observer obs = {&o, note_frag};
+    cr_assert_eq(sim_set_source(s, &src), 0);
+    struct sim_error err = {0};
+    cr_assert_eq(sim_run(s, &first_node, &obs, &err), 0, "%s", err.text);
+    cr_assert_eq(f.retired, n);
+    struct sim_frag_replay *r;
+    cr_assert_eq(sim_frag_replay_begin(s, &r), 0);
+    /* fit[t][f]: jobs that may use type t and ask at most f GPUs */
+    int64_t fit[2][5] = {{0}};
+    for (size_t j = 0; j < n; j++)
+        for (int32_t t = 0; t < 2; t++)
+            for (int32_t g = 0; g <= 4; g++)
+                fit[t][g] +=
+                    (f.seen[j].allowed >> t & 1u) && f.seen[j].num_gpus <= g;
+    size_t fragmented = 0;
+    for (size_t k = 0; k < o.n; k++) {
+        int64_t sum = 0;
+        for (int32_t i = 0; i < c->nnodes; i++) {
+            int32_t g = o.free[k * (size_t)c->nnodes + (size_t)i];
+            sum += g * ((int64_t)n - fit[c->nodes[i].gpu_type][g]);
+        }
+        double want = (double)sum / (double)n;
+        double got = sim_frag_replay_gpus(r, o.mark[k]);
+        cr_assert(got == want, "call %zu: %.17g, from scratch %.17g", k, got,
+                  want);
+        fragmented += want > 0;
+    }
+    cr_assert_gt(fragmented, o.n / 10, "%zu of %zu", fragmented, o.n);
+    cr_assert_gt(o.mark[o.n - 1], 1u << 18, "the log spilled (FRAG_LOG)");
+    cr_assert_eq(sim_frag_replay_end(r), 0);
+    free(o.mark);
+    free(o.free);
+    sim_destroy(s);
+    free(f.seen);
+    free(jobs);
+    cluster_destroy(c);
+}
