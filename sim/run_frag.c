@@ -213,9 +213,10 @@ int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **out)
     if (!fr || !fr->deferred)
         return 0; /* nothing logged: sim_frag_replay_gpus says as the run */
     r->row = malloc((size_t)fr->cells * sizeof *r->row);
-    r->w = (struct words){fr->spill, sim_huge_alloc(FRAG_LOG * sizeof(uint32_t), 1),
-                          NULL,      NULL,
-                          fr->log,   fr->nlog};
+    r->w = (struct words){
+        fr->spill, sim_huge_alloc(FRAG_LOG * sizeof(uint32_t), 1),
+        NULL,      NULL,
+        fr->log,   fr->nlog};
     if (!r->row || !r->w.buf)
         return SIM_ENOMEM;
     if (fr->spill && fseek(fr->spill, 0, SEEK_SET))
