@@ -113,11 +113,11 @@ static int next_pair(const struct pol_preempt *p, const struct sim *s,
     if (!pol_pre_before((*w)->key, *w, pol_pre_prio_now(p, g, t, sim_now(s)),
                         t))
         return 0;
-    const struct sim_job *wj = sim_job(s, (*w)->job);
-    const struct sim_job *vj = sim_job(s, t->job);
-    return !(wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
-             vj->slice || p->slots[t->job].pass == p->pass ||
-             sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0);
+    /* T runs on type 0, the only one, and not a slice (this scheduler
+     * starts none) */
+    return p->one_gpu[(*w)->job] == (PRE_ONE_GPU | PRE_ON_TYPE0) &&
+           (p->one_gpu[t->job] & PRE_ONE_GPU) &&
+           p->slots[t->job].pass != p->pass;
 }
 
 int pol_pre_swaps(struct pol_preempt *p, struct sim *s)

@@ -62,9 +62,9 @@ void rq_free(struct rq *q);
 int rq_push(struct rq *q, struct rq_where *w, struct rq_item e);
 
 /* Adds E[0, N) (their jobs in no queue of W), as N rq_push calls would;
- * when each comes after the one before nearer the top (a pass's victims
- * worst first, its started jobs best first) they form one run, in O(N)
- * plus O(log R). 0 or -1 when out of memory. */
+ * where each comes after the one before nearer the top (a pass's victims
+ * worst first, its started jobs best first) for 4 items or more, those
+ * form one run, in O(N) plus O(log R) a run. 0 or -1 when out of memory. */
 int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
                  uint32_t n);
 
