@@ -150,8 +150,10 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     int rc = 0, from_aside;
     while (rc == 0 && p->busy == c->total_gpus && sim_free_gpus(s, 0) == 0 &&
            next_pair(p, s, &a, &w, &top, &from_aside)) {
-        prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
-        prefetch(p, s, rq_ahead(&p->waiting, AHEAD));
+        if (p->prefetch) {
+            prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
+            prefetch(p, s, rq_ahead(&p->waiting, AHEAD));
+        }
         rc = swap_aside(p, s, &a, w->job, from_aside);
     }
     int frc = flush(p, &a);
