@@ -125,7 +125,9 @@ static int next_pair(const struct pol_preempt *p, const struct sim *s,
 
 /* Asks the caches for what a swap of the job of X will read: its engine
  * record (three lines), its slot and its place in the queues. On a large
- * burst these are misses, and the queues know the next jobs. */
+ * burst these are misses, and the queues know the next jobs. X may be a
+ * dead entry, of a finished job: its record is still there (only fifo
+ * runs are streamed, which retire records). */
 static void prefetch(const struct pol_preempt *p, const struct sim *s,
                      const struct rq_item *x)
 {
