@@ -22,13 +22,15 @@
  * run queues, O(1) plus the log of a few runs on a burst; a one-GPU job
  * takes its victim's GPU in one engine call; the engine's event heap drops
  * the finish events of preempted runs, so it holds O(running jobs)): about
- * 1,290 instructions per preemption and restart on a burst (callgrind,
+ * 1,190 instructions per preemption and restart on a burst (callgrind,
  * 5,000 jobs, release build with link-time optimisation, the swap loop's
- * queue work in bulk: preempt_swaps.c), 1,500 before that, 1,720 without
+ * queue work in bulk: preempt_swaps.c), 1,290 before the rising pieces
+ * of its lists went in bulk too, 1,500 before the bulk, 1,720 without
  * link-time optimisation and with the event heap compacted at half full,
- * 3,400 before the run queues and the swap. On the 30,000-job burst,
- * whole command on the loaded 2-core sandbox: 3.9 to 4.1 s of CPU (4.7 to
- * 5.2 s before, in the same minute), 26x to 28x FIFO's CPU
+ * 3,400 before the run queues and the swap. On the 30,000-job burst the
+ * swap loop prefetches the jobs of the swaps 8 ahead (cache misses were
+ * most of its time): whole command on the 2-core sandbox at load 2,
+ * 3.27 s wall (3.96 s before, in the same minutes), 25x FIFO's 0.13 s
  * (docs/performance.md).
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running

@@ -34,6 +34,8 @@ struct pol_preempt {
     struct pol_placer *placer;
     struct slot *slots;     /* (njobs) */
     struct rq_where *where; /* (njobs) its place in a queue; slots' block */
+    uint8_t *one_gpu;       /* (njobs) PRE_* bits, set at arrival; same block */
+    int prefetch;           /* the jobs' records outgrow the caches */
     struct rq waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
@@ -54,6 +56,17 @@ struct pol_preempt {
     double wake_pending; /* the earliest wake-up asked for, or -1 */
     int oom;
 };
+
+/* A job's one_gpu bits: it holds one GPU; it may run on one node of GPU
+ * type 0 (allowed, with a run time there). What the swap loop asks of a
+ * job on a one-type cluster (preempt_swaps.c), without its sim_job. */
+#define PRE_ONE_GPU 1u
+#define PRE_ON_TYPE0 2u
+
+/* Bytes of job records and slots above which the swap loop prefetches
+ * (preempt_swaps.c): beyond a core's L2 cache; below it a prefetch is
+ * about 80 instructions a swap for nothing (5,000 jobs: 1.1 MB). */
+#define PRE_CACHED ((size_t)2 << 20)
 
 /* The order of jobs: (priority, submit time, id); A with priority KA
  * before B with KB. */

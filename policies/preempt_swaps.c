@@ -113,11 +113,32 @@ static int next_pair(const struct pol_preempt *p, const struct sim *s,
     if (!pol_pre_before((*w)->key, *w, pol_pre_prio_now(p, g, t, sim_now(s)),
                         t))
         return 0;
-    const struct sim_job *wj = sim_job(s, (*w)->job);
-    const struct sim_job *vj = sim_job(s, t->job);
-    return !(wj->num_gpus != 1 || !(wj->allowed & 1u) || vj->num_gpus != 1 ||
-             vj->slice || p->slots[t->job].pass == p->pass ||
-             sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0);
+    /* T runs on type 0, the only one, and not a slice (this scheduler
+     * starts none) */
+    return p->one_gpu[(*w)->job] == (PRE_ONE_GPU | PRE_ON_TYPE0) &&
+           (p->one_gpu[t->job] & PRE_ONE_GPU) &&
+           p->slots[t->job].pass != p->pass;
+}
+
+/* Swaps ahead of the next one whose jobs are prefetched. */
+#define AHEAD 8
+
+/* Asks the caches for what a swap of the job of X will read: its engine
+ * record (three lines), its slot and its place in the queues. On a large
+ * burst these are misses, and the queues know the next jobs. X may be a
+ * dead entry, of a finished job: its record is still there (only fifo
+ * runs are streamed, which retire records). */
+static void prefetch(const struct pol_preempt *p, const struct sim *s,
+                     const struct rq_item *x)
+{
+    if (!x)
+        return;
+    const char *j = (const char *)sim_job(s, x->job);
+    __builtin_prefetch(j);
+    __builtin_prefetch(j + 64);
+    __builtin_prefetch(j + 128);
+    __builtin_prefetch(&p->slots[x->job]);
+    __builtin_prefetch(&p->where[x->job]);
 }
 
 int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
@@ -130,8 +151,13 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     const struct rq_item *w, *top;
     int rc = 0, from_aside;
     while (rc == 0 && p->busy == c->total_gpus && sim_free_gpus(s, 0) == 0 &&
-           next_pair(p, s, &a, &w, &top, &from_aside))
+           next_pair(p, s, &a, &w, &top, &from_aside)) {
+        if (p->prefetch) {
+            prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
+            prefetch(p, s, rq_ahead(&p->waiting, AHEAD));
+        }
         rc = swap_aside(p, s, &a, w->job, from_aside);
+    }
     int frc = flush(p, &a);
     return rc ? rc : frc;
 }

@@ -549,7 +549,7 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
 {
     if (!p->slots) {
         size_t n = sim_njobs(s), bytes = n * sizeof *p->slots;
-        p->slots = malloc(bytes + n * sizeof *p->where);
+        p->slots = malloc(bytes + n * (sizeof *p->where + 1));
         if (!p->slots) {
             p->oom = 1;
             return;
@@ -557,7 +557,15 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
         memset(p->slots, 0xff, bytes); /* heap, node: -1 */
         p->where = (struct rq_where *)(p->slots + n);
         memset(p->where, 0, n * sizeof *p->where); /* in no queue */
+        p->one_gpu = (uint8_t *)(p->where + n);
+        p->prefetch =
+            n * (sizeof(struct sim_job) + sizeof *p->slots) > PRE_CACHED;
     }
+    const struct sim_job *j = sim_job(s, job);
+    int on_type0 =
+        (j->allowed & 1u) && sim_class(s, j->job_class)->unit_s[0] > 0;
+    p->one_gpu[job] = (uint8_t)((j->num_gpus == 1 ? PRE_ONE_GPU : 0) |
+                                (on_type0 ? PRE_ON_TYPE0 : 0));
     if (insert(p, s, job) != 0)
         p->oom = 1;
 }

@@ -208,21 +208,14 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
     return new_run(q, w, e);
 }
 
-int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
-                 uint32_t n)
+/* Adds E[0, N), each nearer the top than the one before (N >= 1), as one
+ * new run. 0 or -1. */
+static int push_run(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                    uint32_t n)
 {
-    uint32_t i = 1;
-    while (i < n && higher(q, &e[i], &e[i - 1]))
-        i++;
-    if (n < 4 || i < n) { /* not one rising run, or a short one */
-        for (i = 0; i < n; i++)
-            if (rq_push(q, w, e[i]) != 0)
-                return -1;
-        return 0;
-    }
     if (new_run(q, w, e[0]) != 0)
         return -1;
-    uint32_t run = q->open;
+    uint32_t run = q->open, i;
     struct rq_run *r = &q->runs[run];
     if (r->cap < n) {
         struct rq_item *a = realloc(r->a, n * sizeof *a);
@@ -240,10 +233,30 @@ int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
         r->a[i] = e[i];
     }
     r->hi = r->live = n;
-    r->dir = 1;
+    r->dir = n > 1 ? 1 : 0;
     q->len += n - 1;
     q->heap[r->at].top = e[n - 1];
     heap_up(q, r->at);
+    return 0;
+}
+
+int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                 uint32_t n)
+{
+    /* Each rising piece of 4 or more items is a run of its own (a pass's
+     * list of started jobs breaks where two priorities round to one key). */
+    for (uint32_t from = 0, i; from < n; from = i) {
+        for (i = from + 1; i < n && higher(q, &e[i], &e[i - 1]); i++)
+            ;
+        if (i - from >= 4) {
+            if (push_run(q, w, e + from, i - from) != 0)
+                return -1;
+            continue;
+        }
+        for (uint32_t k = from; k < i; k++)
+            if (rq_push(q, w, e[k]) != 0)
+                return -1;
+    }
     return 0;
 }
 
@@ -305,7 +318,8 @@ struct rq_item rq_pop(struct rq *q, struct rq_where *w)
     /* Mostly the run's next item is alive and stays on top (a pass takes
      * its jobs from one run): take's and fix_top's work, inline. */
     uint32_t i = r->dir < 0 ? r->lo + 1 : r->hi - 2;
-    if (r->hi - r->lo < 2 || !alive(q, w, run, i))
+    if (r->hi - r->lo < 2 ||
+        (r->live != r->hi - r->lo && !alive(q, w, run, i))) /* dead ones */
         return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
     struct rq_item e = q->heap[0].top; /* the copy of the run's top */
     w[e.job].queue = 0;

@@ -62,14 +62,27 @@ void rq_free(struct rq *q);
 int rq_push(struct rq *q, struct rq_where *w, struct rq_item e);
 
 /* Adds E[0, N) (their jobs in no queue of W), as N rq_push calls would;
- * when each comes after the one before nearer the top (a pass's victims
- * worst first, its started jobs best first) they form one run, in O(N)
- * plus O(log R). 0 or -1 when out of memory. */
+ * where each comes after the one before nearer the top (a pass's victims
+ * worst first, its started jobs best first) for 4 items or more, those
+ * form one run, in O(N) plus O(log R) a run. 0 or -1 when out of memory. */
 int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
                  uint32_t n);
 
 /* The top item, or NULL when the queue is empty. */
 const struct rq_item *rq_top(const struct rq *q);
+
+/* A hint, to prefetch what the next pops will touch: the item K places
+ * below the top in the top's run (maybe taken out since, maybe not the
+ * K-th of the queue), or NULL. */
+static inline const struct rq_item *rq_ahead(const struct rq *q, uint32_t k)
+{
+    if (q->hlen == 0)
+        return NULL;
+    const struct rq_run *r = &q->runs[q->heap[0].run];
+    if (r->hi - r->lo <= k)
+        return NULL;
+    return &r->a[r->dir < 0 ? r->lo + k : r->hi - 1 - k];
+}
 
 /* Takes the top item out (the queue is not empty). */
 struct rq_item rq_pop(struct rq *q, struct rq_where *w);

@@ -179,6 +179,53 @@ Test(runq, a_rising_list_pushed_at_once_is_one_run)
     rq_free(&q);
 }
 
+Test(runq, a_list_rising_in_two_pieces_is_two_runs)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 2, 1); /* running jobs: the greatest on top */
+    /* Started jobs best first: keys rise, but jobs 4 and 5 tie on key 3
+     * and 5 comes after 4 by id only where it is pushed after it; here 5
+     * is pushed before 4: the list breaks there (as two priorities that
+     * round to one key break a pass's list). */
+    struct rq_item e[9] = {it(0, 0, 1), it(1, 0, 2), it(2, 0, 3),
+                           it(3, 0, 5), it(3, 0, 4), it(4, 0, 6),
+                           it(5, 0, 7), it(6, 0, 8), it(7, 0, 9)};
+    cr_assert_eq(rq_push_many(&q, w, e, 9), 0);
+    cr_assert_eq(q.hlen, 2);
+    cr_assert_eq(q.len, 9);
+    uint32_t want[] = {9, 8, 7, 6, 5, 4, 3, 2, 1}; /* ties: higher id on top */
+    for (int i = 0; i < 9; i++)
+        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    cr_assert_null(rq_top(&q));
+    rq_free(&q);
+}
+
+Test(runq, ahead_gives_the_items_below_the_top_in_its_run)
+{
+    struct rq q;
+    struct rq_where w[NJOBS] = {{0}};
+    rq_init(&q, 1, 0);
+    cr_assert_null(rq_ahead(&q, 0));
+    struct rq_item e[5];
+    for (uint32_t j = 0; j < 5; j++) /* worst first: job 4 on top */
+        e[j] = it(10 - (double)j, 0, j);
+    cr_assert_eq(rq_push_many(&q, w, e, 5), 0);
+    for (uint32_t k = 0; k < 5; k++)
+        cr_assert_eq(rq_ahead(&q, k)->job, 4 - k, "k %u", k);
+    cr_assert_null(rq_ahead(&q, 5));
+    cr_assert_eq(rq_push(&q, w, it(20, 0, 10)), 0); /* below its bottom */
+    cr_assert_eq(rq_push(&q, w, it(21, 0, 11)), 0); /* a run growing down */
+    cr_assert_eq(pop_job(&q, w), 4);
+    cr_assert_eq(rq_ahead(&q, 0)->job, 3);
+    for (int i = 0; i < 4; i++)
+        pop_job(&q, w);
+    cr_assert_eq(rq_top(&q)->job, 10);
+    cr_assert_eq(rq_ahead(&q, 1)->job, 11);
+    cr_assert_null(rq_ahead(&q, 2));
+    rq_free(&q);
+}
+
 Test(runq, lists_pushed_at_once_agree_with_a_linear_scan)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
