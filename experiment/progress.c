@@ -39,7 +39,7 @@ static void log_line(struct cli_progress *p, double time, int32_t queued)
     while (p->next_pct <= pct)
         p->next_pct += 10;
     p->next_line = wall + 10; /* after the last arrival: every 10 s */
-    char where[64] = ""; /* how far, when known */
+    char where[64] = "";      /* how far, when known */
     if (read >= 0 || p->span > 0)
         snprintf(where, sizeof where, " (%.0f%% of %s)", pct > 100 ? 100 : pct,
                  read >= 0 ? "the trace read" : "the arrivals' span");
