@@ -18,6 +18,14 @@ static uint32_t pop_job(struct rq *q, struct rq_where *w)
     return rq_pop(q, w).job;
 }
 
+/* The next N pops of Q are the jobs WANT[0..N-1], in that order. */
+static void pops_in_order(struct rq *q, struct rq_where *w,
+                          const uint32_t *want, int n)
+{
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(pop_job(q, w), want[i], "pop %d", i);
+}
+
 Test(runq, min_queue_pops_by_key_then_submit_then_job)
 {
     struct rq q;
@@ -33,8 +41,7 @@ Test(runq, min_queue_pops_by_key_then_submit_then_job)
     cr_assert_eq(q.len, 5);
     cr_assert_eq(rq_top(&q)->job, 2);
     uint32_t want[] = {2, 3, 1, 4, 0};
-    for (int i = 0; i < 5; i++)
-        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    pops_in_order(&q, w, want, 5);
     cr_assert_null(rq_top(&q));
     rq_free(&q);
 }
@@ -49,8 +56,7 @@ Test(runq, max_queue_puts_the_greatest_on_top)
     cr_assert_eq(rq_push(&q, w, it(7, 0, 2)), 0); /* ties: the later id */
     cr_assert_eq(rq_push(&q, w, it(4, 0, 3)), 0);
     uint32_t want[] = {2, 1, 3, 0};
-    for (int i = 0; i < 4; i++)
-        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    pops_in_order(&q, w, want, 4);
     rq_free(&q);
 }
 
@@ -92,8 +98,7 @@ Test(runq, a_job_taken_from_inside_a_run_is_skipped)
      * of its old place must not count. */
     cr_assert_eq(rq_push(&q, w, it(50, 0, 2)), 0);
     uint32_t want[] = {3, 1, 0, 2};
-    for (int i = 0; i < 4; i++)
-        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    pops_in_order(&q, w, want, 4);
     cr_assert_null(rq_top(&q));
     rq_free(&q);
 }
@@ -173,8 +178,7 @@ Test(runq, a_rising_list_pushed_at_once_is_one_run)
     cr_assert_eq(rq_top(&q)->job, 9);
     cr_assert_eq(rq_remove(&q, w, 7).job, 7); /* from inside the run */
     uint32_t want[] = {9, 8, 6, 5, 20, 4, 3, 2, 1, 0};
-    for (int i = 0; i < 10; i++)
-        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    pops_in_order(&q, w, want, 10);
     cr_assert_null(rq_top(&q));
     rq_free(&q);
 }
@@ -195,8 +199,7 @@ Test(runq, a_list_rising_in_two_pieces_is_two_runs)
     cr_assert_eq(q.hlen, 2);
     cr_assert_eq(q.len, 9);
     uint32_t want[] = {9, 8, 7, 6, 5, 4, 3, 2, 1}; /* ties: higher id on top */
-    for (int i = 0; i < 9; i++)
-        cr_assert_eq(pop_job(&q, w), want[i], "pop %d", i);
+    pops_in_order(&q, w, want, 9);
     cr_assert_null(rq_top(&q));
     rq_free(&q);
 }
