@@ -17,7 +17,7 @@ import heapq
 import sys
 from collections import deque
 
-ARRIVE, FINISH = 1, 0  # at one time, finishes first (frees GPUs first)
+FINISH = 0  # the heap holds finishes; arrivals are read one row ahead
 
 
 def main():
@@ -25,7 +25,7 @@ def main():
         sys.stderr.write("usage: fifo_events.py TRACE.csv GPUS\n")
         return 2
     free = int(sys.argv[2])
-    events = []  # (time, kind, seq, job)
+    events = []  # (time, FINISH, seq, gpus)
     queue = deque()
     seq = 0
     n = 0
@@ -44,6 +44,7 @@ def main():
                 job = (float(row[it]), int(row[ig]), float(row[idur]))
                 if not events or job[0] <= events[0][0]:
                     # arrivals come sorted: read on only when it is next
+                    # (at one time, arrivals before finishes)
                     queue.append(job)
                     nxt = next(rows, None)
                     n += 1

@@ -483,7 +483,6 @@ void cli_rows_open(struct cli_rows *o, FILE *f);
  * takes its LEN bytes. */
 char *cli_rows_room(struct cli_rows *o);
 void cli_rows_put(struct cli_rows *o, size_t len);
-void cli_rows_flush(struct cli_rows *o);
 void cli_rows_close(struct cli_rows *o); /* flushes and frees the block */
 /* timeline.csv: its header line (a busy_ column per type of C), and a row
  * written at P (at most 96 + 12 x NTYPES bytes); the row's end. */
@@ -491,7 +490,11 @@ void cli_timeline_header(FILE *f, const struct cluster *c);
 char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
                        const int32_t *busy_by_type, int32_t ntypes,
                        double frag);
-/* jobs.csv: its header line, and job I of S's row (ID: its trace id). */
+/* jobs.csv: its header line, and job I of S's row (ID: its trace id,
+ * shown as cli_job_shown_id: "(id too long)" over CLI_ID_MAX bytes, so
+ * that a row fits CLI_ROW_MAX). */
+#define CLI_ID_MAX 1024
+const char *cli_job_shown_id(const char *id);
 extern const char cli_jobs_header[];
 void cli_jobs_row(struct cli_rows *o, const struct sim *s,
                   const struct cluster *c, uint32_t i, const char *id);

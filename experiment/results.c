@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "estimators.h"

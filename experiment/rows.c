@@ -17,12 +17,19 @@ void cli_rows_open(struct cli_rows *o, FILE *f)
     o->n = 0;
 }
 
+static void rows_flush(struct cli_rows *o)
+{
+    if (o->n)
+        fwrite(o->b, 1, o->n, o->f);
+    o->n = 0;
+}
+
 char *cli_rows_room(struct cli_rows *o)
 {
     if (!o->b)
         return o->spare;
     if (ROWS_BLOCK - o->n < CLI_ROW_MAX)
-        cli_rows_flush(o);
+        rows_flush(o);
     return o->b + o->n;
 }
 
@@ -34,16 +41,9 @@ void cli_rows_put(struct cli_rows *o, size_t len)
         fwrite(o->spare, 1, len, o->f);
 }
 
-void cli_rows_flush(struct cli_rows *o)
-{
-    if (o->n)
-        fwrite(o->b, 1, o->n, o->f);
-    o->n = 0;
-}
-
 void cli_rows_close(struct cli_rows *o)
 {
-    cli_rows_flush(o);
+    rows_flush(o);
     free(o->b);
     o->b = NULL;
 }
@@ -89,13 +89,16 @@ void cli_job_fields(const struct sim *s, const struct cluster *c, uint32_t i,
                                  .reason = cli_job_reason(s, c, i, why, cap)};
 }
 
-/* The job id is at most ID_MAX bytes in a row (CLI_ROW_MAX). */
-#define ID_MAX 1024
+const char *cli_job_shown_id(const char *id)
+{
+    return strlen(id) > CLI_ID_MAX ? "(id too long)" : id;
+}
+
 void cli_jobs_put(struct cli_rows *o, const struct cluster *c,
                   const struct cli_job_fields *f)
 {
     char *line = cli_rows_room(o), *p = line;
-    p = put_str(p, strlen(f->id) > ID_MAX ? "(id too long)" : f->id);
+    p = put_str(p, cli_job_shown_id(f->id));
     *p++ = ',';
     p = cli_put_double(p, f->submit);
     if (f->state == JOB_COMPLETED) {

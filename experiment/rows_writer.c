@@ -3,27 +3,23 @@
  * each retired job's fields into a block of records, and hands full
  * blocks over through a ring of WB_BLOCKS; the writer formats them with
  * cli_jobs_put, in order, so the file holds the same bytes as when the
- * run formats them itself. That is what happens with one CPU, when the
- * thread cannot be had, or with HETSIM_WRITER_THREAD=0 (docs/streaming.md
- * has the figures: on two cores the row formatting leaves the run's
- * thread). */
+ * run formats them itself. That is what happens with one CPU to run on,
+ * when the thread cannot be had, or with HETSIM_WRITER_THREAD=0
+ * (docs/performance.md has the figures: the thread pays only where a core
+ * is idle). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 #define WB_BLOCK ((size_t)1 << 18)
 #define WB_BLOCKS 4
 
-/* A record: this head, then the id and the reason, each with its NUL. */
-struct rec {
-    double submit, start, finish, run_s;
-    int32_t num_gpus, gpu_type, preemptions;
-    uint8_t state, failure;
-    uint16_t id_len, reason_len;
-};
+/* A record: the job's fields, then the texts of its id and reason, each
+ * with its NUL (the fields' pointers are set again when it is read). */
 
 struct cli_rows_writer {
     struct cli_rows *out;
@@ -42,15 +38,12 @@ struct cli_rows_writer {
 static void put_block(struct cli_rows_writer *w, const char *b, size_t len)
 {
     for (size_t at = 0; at < len;) {
-        struct rec r;
-        memcpy(&r, b + at, sizeof r);
-        const char *id = b + at + sizeof r;
-        struct cli_job_fields f = {
-            r.submit,   r.start,    r.finish,         r.run_s,
-            r.num_gpus, r.gpu_type, r.preemptions,    r.state,
-            r.failure,  id,         id + r.id_len + 1};
+        struct cli_job_fields f;
+        memcpy(&f, b + at, sizeof f);
+        f.id = b + at + sizeof f;
+        f.reason = f.id + strlen(f.id) + 1;
         cli_jobs_put(w->out, w->c, &f);
-        at += sizeof r + r.id_len + 1u + r.reason_len + 1u;
+        at = (size_t)(f.reason + strlen(f.reason) + 1 - b);
     }
 }
 
@@ -83,7 +76,9 @@ struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
     w->out = out;
     w->c = c;
     const char *env = getenv("HETSIM_WRITER_THREAD");
-    if ((env && strcmp(env, "0") == 0) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+    cpu_set_t cpus; /* the CPUs this process may run on (taskset, cpusets) */
+    if ((env && strcmp(env, "0") == 0) ||
+        sched_getaffinity(0, sizeof cpus, &cpus) != 0 || CPU_COUNT(&cpus) < 2)
         return w; /* rows formatted by the caller */
     for (int i = 0; i < WB_BLOCKS; i++)
         if (!(w->block[i] = malloc(WB_BLOCK)))
@@ -126,22 +121,15 @@ void cli_rows_writer_put(struct cli_rows_writer *w,
         cli_jobs_put(w->out, w->c, f);
         return;
     }
-    /* over 1,024 bytes cli_jobs_put shows "(id too long)": the same here */
-    const char *id = strlen(f->id) > 1024 ? "(id too long)" : f->id;
+    const char *id = cli_job_shown_id(f->id); /* at most CLI_ID_MAX bytes */
     size_t id_len = strlen(id), reason_len = strlen(f->reason);
-    size_t size = sizeof(struct rec) + id_len + 1 + reason_len + 1;
+    size_t size = sizeof *f + id_len + 1 + reason_len + 1;
     if (WB_BLOCK - w->n < size)
         hand_over(w, 0);
-    struct rec r = {f->submit,           f->start,
-                    f->finish,           f->run_s,
-                    f->num_gpus,         f->gpu_type,
-                    f->preemptions,      (uint8_t)f->state,
-                    (uint8_t)f->failure, (uint16_t)id_len,
-                    (uint16_t)reason_len};
     char *p = w->block[w->tail % WB_BLOCKS] + w->n;
-    memcpy(p, &r, sizeof r);
-    memcpy(p + sizeof r, id, id_len + 1);
-    memcpy(p + sizeof r + id_len + 1, f->reason, reason_len + 1);
+    memcpy(p, f, sizeof *f);
+    memcpy(p + sizeof *f, id, id_len + 1);
+    memcpy(p + sizeof *f + id_len + 1, f->reason, reason_len + 1);
     w->n += size;
 }
 

@@ -148,7 +148,7 @@ static int next_job(void *ctx, struct sim_job_spec *out)
         return SIM_EINVAL;
     }
     /* one byte over a row's longest id: longer ones show as too long */
-    char id[1026];
+    char id[CLI_ID_MAX + 2];
     if (x->jobs &&
         idq_push(&x->ids, trace_native_text(x->n, "job_id", id, sizeof id)))
         return SIM_ENOMEM;
@@ -262,7 +262,7 @@ struct stream_out {
 };
 
 static int outs_begin(const struct run_config *cfg, struct stream_out *o,
-                      struct stream_ctx *x, const struct sim *s)
+                      struct stream_ctx *x)
 {
     char err[EXP_PATH_MAX + 256];
     if (exp_set_begin(&o->set, cfg->out, err, sizeof err) != 0) {
@@ -279,25 +279,24 @@ static int outs_begin(const struct run_config *cfg, struct stream_out *o,
     x->jobs = cli_rows_writer_start(&o->rows, x->c);
     if (!x->jobs) {
         cli_error("out of memory");
-        cli_rows_close(&o->rows);
-        cli_atomic_abort(&o->jobs_file);
-        exp_set_abort(o->set);
-        return CLI_FAILURE;
+        goto fail;
     }
     if (cfg->no_timeline)
         return CLI_OK;
-    if (cli_tl_spill_open(&o->tl, s, x->c->ntypes) != 0) {
+    if (cli_tl_spill_open(&o->tl, x->s, x->c->ntypes) != 0) {
         cli_error("cannot make a temporary file for timeline.csv: %s",
                   strerror(errno));
         cli_rows_writer_end(x->jobs);
         x->jobs = NULL;
-        cli_rows_close(&o->rows);
-        cli_atomic_abort(&o->jobs_file);
-        exp_set_abort(o->set);
-        return CLI_FAILURE;
+        goto fail;
     }
     x->tl = &o->tl;
     return CLI_OK;
+fail:
+    cli_rows_close(&o->rows);
+    cli_atomic_abort(&o->jobs_file);
+    exp_set_abort(o->set);
+    return CLI_FAILURE;
 }
 
 /* timeline.csv from the rows kept aside, committed into the set. */
@@ -323,12 +322,10 @@ static int write_timeline(struct stream_out *o, const struct cluster *c)
 /* After the run (RC its exit code): the rows of the jobs that never
  * retired (never finished), jobs.csv and timeline.csv committed into the
  * set, or the set aborted; RC, or the failure. */
-static int outs_end(struct stream_out *o, struct stream_ctx *x,
-                    const struct sim *s, int rc, struct run_perf *perf)
+static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
 {
-    double t0 = cli_clock();
-    for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(s); j++)
-        put_row(x, s, (uint32_t)j);
+    for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(x->s); j++)
+        put_row(x, x->s, (uint32_t)j);
     cli_rows_writer_end(x->jobs);
     cli_rows_close(&o->rows);
     free(x->ids.b);
@@ -343,7 +340,6 @@ static int outs_end(struct stream_out *o, struct stream_ctx *x,
         cli_tl_spill_close(&o->tl);
     if (rc != CLI_OK)
         exp_set_abort(o->set);
-    perf->write_wall_s = cli_clock() - t0;
     return rc;
 }
 
@@ -370,7 +366,7 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     sim_set_restart_overhead(s, cfg->restart_overhead_s);
     sim_set_oom_detect_s(s, cfg->oom_detect_s);
     struct stream_out outs = {0};
-    if (!cfg->summary_only && outs_begin(cfg, &outs, &x, s) != CLI_OK) {
+    if (!cfg->summary_only && outs_begin(cfg, &outs, &x) != CLI_OK) {
         sim_destroy(s);
         return CLI_FAILURE;
     }
@@ -378,8 +374,10 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     int rc = run_engine(cfg, ops, &w, &x);
     perf->sim_wall_s = cli_clock() - t0;
     cli_progress_end(&x.progress);
+    double w0 = cli_clock(); /* write_results adds its part */
     if (x.jobs)
-        rc = outs_end(&outs, &x, s, rc, perf);
+        rc = outs_end(&outs, &x, rc);
+    perf->write_wall_s = cli_clock() - w0;
     perf->streamed = rc != CLI_STREAM_DECLINED;
     if (!perf->streamed) {
         snprintf(perf->stream_why, sizeof perf->stream_why,

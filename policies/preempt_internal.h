@@ -94,10 +94,6 @@ static inline double pol_pre_prio_now(const struct pol_preempt *p,
 int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
                  struct rq_item *e, int32_t *idx);
 
-/* Waiting job W takes the GPU of the worst running job of group G
- * (sim_swap); 0 or a negative SIM_E* code. */
-int pol_pre_swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w);
-
 /* The swaps that open a pass on a full cluster of one GPU type
  * (preempt_swaps.c): 0 when the pass goes on, or a negative SIM_E* code. */
 int pol_pre_swaps(struct pol_preempt *p, struct sim *s);

@@ -23,8 +23,6 @@
  * sorted run (rq_push_many). A queue's order is a total order on (priority,
  * submit time, id), so the jobs come out of it as they would have: the
  * decisions, and so the results, are those of filing each at once. */
-#include <math.h>
-
 #include "preempt_internal.h"
 
 /* The swap loop's lists: victims (waiting, each better than the last,
@@ -95,18 +93,17 @@ static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
     return file_aside(p, s, a, w);
 }
 
-/* The next swap's jobs: 1 with *w (waiting) and *top (running) when the
- * loop swaps them, *from_aside saying where W is; 0 when it stops. */
+/* The next swap's waiting job: 1 with *w when the loop swaps it for the
+ * worst running one, *from_aside saying where W is; 0 when it stops. */
 static int next_pair(const struct pol_preempt *p, const struct sim *s,
                      const struct aside *a, const struct rq_item **w,
-                     const struct rq_item **top, int *from_aside)
+                     int *from_aside)
 {
     const struct group *g = &p->groups[0];
     const struct rq_item *wq = rq_top(&p->waiting), *t = rq_top(&g->q);
     const struct rq_item *va = a->nv ? &p->vs[a->nv - 1] : NULL;
     *from_aside = va && (!wq || pol_pre_before(va->key, va, wq->key, wq));
     *w = *from_aside ? va : wq;
-    *top = t;
     if (!*w || !t ||
         (a->ns > 0 && pol_pre_before(t->key, t, a->worst.key, &a->worst)))
         return 0; /* none waits, or the worst runs since this pass */
@@ -148,10 +145,10 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
         !pol_placer_takes_lone_gpu(p->placer))
         return 0;
     struct aside a = {0, 0, {0, 0, 0}};
-    const struct rq_item *w, *top;
+    const struct rq_item *w;
     int rc = 0, from_aside;
     while (rc == 0 && p->busy == c->total_gpus && sim_free_gpus(s, 0) == 0 &&
-           next_pair(p, s, &a, &w, &top, &from_aside)) {
+           next_pair(p, s, &a, &w, &from_aside)) {
         if (p->prefetch) {
             prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
             prefetch(p, s, rq_ahead(&p->waiting, AHEAD));

@@ -370,8 +370,10 @@ static int any_free(const struct sim *s, const struct sim_job *j)
     return 0;
 }
 
-/* The queues follow the swap as preempt_victims and start file them. */
-int pol_pre_swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
+/* Waiting job W takes the GPU of the worst running job of group G
+ * (sim_swap); 0 or a negative SIM_E* code. The queues follow the swap as
+ * preempt_victims and start file them. */
+static int swap(struct pol_preempt *p, struct sim *s, int32_t g, uint32_t w)
 {
     uint32_t v = rq_pop(&p->groups[g].q, p->where).job;
     int32_t node = p->slots[v].node;
@@ -423,7 +425,7 @@ static int swap_start(struct pol_preempt *p, struct sim *s,
         !pol_placer_takes_lone_gpu(p->placer) ||
         sim_class(s, wj->job_class)->unit_s[vj->gpu_type] <= 0)
         return 2;
-    return pol_pre_swap(p, s, best, w->job);
+    return swap(p, s, best, w->job);
 }
 
 /* Starts waiting job W, preempting if it must (rules 1 and 2): 0 started,

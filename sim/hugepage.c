@@ -15,8 +15,8 @@
 #include "sim_internal.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
-/* From this size on, sim_huge_realloc maps its own 2 MB pages: a quarter of
- * one, so that a growing array faults at most 64 small pages first. */
+/* From this size on, sim_huge_realloc maps its own 2 MB pages: an eighth
+ * of one, so that a growing array faults at most 64 small pages first. */
 #define HUGE_FROM (HUGE_PAGE / 8)
 
 void sim_huge_advise(void *p, size_t bytes)
@@ -32,23 +32,23 @@ void sim_huge_advise(void *p, size_t bytes)
 #endif
 }
 
+/* BYTES (> 0) rounded up to whole 2 MB pages. */
+static size_t huge_bytes(size_t bytes)
+{
+    return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
 void *sim_huge_alloc(size_t bytes, int round)
 {
     void *p = NULL;
     if (bytes < HUGE_PAGE && !round) /* too small to hold one */
         return aligned_alloc(64, (bytes + 63) / 64 * 64);
     if (round)
-        bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        bytes = huge_bytes(bytes);
     if (posix_memalign(&p, HUGE_PAGE, bytes) != 0)
         return NULL;
     sim_huge_advise(p, bytes);
     return p;
-}
-
-/* BYTES (> 0) rounded up to whole 2 MB pages. */
-static size_t huge_bytes(size_t bytes)
-{
-    return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 }
 
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

@@ -144,17 +144,31 @@ void sim_fold_job(struct sim_fold *f, const struct sim *s, uint32_t i)
         f->last_by_type[j->gpu_type] = j->finish_time;
 }
 
-/* GSL's gsl_stats_quantile_from_sorted_data (R's type 7) from the two
- * order statistics it reads, found by selection in X[FROM..N), where the
- * ranks of all of X lie when X[0..FROM) holds its FROM least values (a
- * lower quantile's selection leaves them there): *FROM moves up to the
- * rank read, for the next, higher quantile. */
-static double quantile_by_selection(double *x, size_t n, double p,
-                                    size_t *from)
+/* GSL's gsl_stats_quantile_from_sorted_data (R's type 7) at P of N
+ * values: the rank it reads first, and the weight *DELTA of the next. */
+static size_t type7_rank(double p, size_t n, double *delta)
 {
     double index = p * (double)(n - 1);
     size_t lhs = (size_t)(int)index;
-    double delta = index - (double)lhs;
+    *delta = index - (double)lhs;
+    return lhs;
+}
+
+/* The quantile from the values A at rank LHS and B at LHS + 1. */
+static double type7_blend(size_t lhs, size_t n, double delta, double a,
+                          double b)
+{
+    return lhs == n - 1 ? a : (1 - delta) * a + delta * b;
+}
+
+/* That quantile from the two order statistics it reads, found by
+ * selection in X[FROM..N), where the ranks of all of X lie when X[0..FROM)
+ * holds its FROM least values (a lower quantile's selection leaves them
+ * there): *FROM moves up to the rank read, for the next, higher quantile. */
+static double quantile_by_selection(double *x, size_t n, double p, size_t *from)
+{
+    double delta;
+    size_t lhs = type7_rank(p, n, &delta);
     double a = sim_select_rank(x, *from, n, lhs);
     *from = lhs;
     if (lhs == n - 1)
@@ -164,7 +178,7 @@ static double quantile_by_selection(double *x, size_t n, double p,
     for (size_t i = lhs + 2; i < n; i++)
         if (x[i] < b)
             b = x[i];
-    return (1 - delta) * a + delta * b;
+    return type7_blend(lhs, n, delta, a, b);
 }
 
 /* The three quantiles of summary.json as quantile_by_selection gives them,
@@ -176,18 +190,14 @@ static int quantiles_by_rank(const double *x, size_t n, double q[3])
     size_t ranks[6], m = 0, lhs[3];
     double delta[3], v[6];
     for (int i = 0; i < 3; i++) {
-        double index = p[i] * (double)(n - 1);
-        lhs[i] = (size_t)(int)index;
-        delta[i] = index - (double)lhs[i];
+        lhs[i] = type7_rank(p[i], n, &delta[i]);
         ranks[m++] = lhs[i];
         ranks[m++] = lhs[i] + 1 < n ? lhs[i] + 1 : lhs[i];
     }
     if (sim_rank_values(x, n, ranks, m, v) != 0)
         return -1;
     for (int i = 0; i < 3; i++)
-        q[i] = lhs[i] == n - 1
-                   ? v[2 * i]
-                   : (1 - delta[i]) * v[2 * i] + delta[i] * v[2 * i + 1];
+        q[i] = type7_blend(lhs[i], n, delta[i], v[2 * i], v[2 * i + 1]);
     return 0;
 }
 

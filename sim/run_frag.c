@@ -36,6 +36,8 @@ struct sim_frag {
     size_t nlog;
     FILE *spill;
     uint64_t spilled; /* words written to spill */
+    int replayed;     /* a replay read the whole log: its area, */
+    double replayed_area; /* so that the log is read back only once */
     double first_t, log_t;
 };
 
@@ -217,10 +219,12 @@ int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **out)
         fr->spill, sim_huge_alloc(FRAG_LOG * sizeof(uint32_t), 1),
         NULL,      NULL,
         fr->log,   fr->nlog};
+    r->bad = 1; /* until it can be read */
     if (!r->row || !r->w.buf)
         return SIM_ENOMEM;
     if (fr->spill && fseek(fr->spill, 0, SEEK_SET))
         return SIM_EIO;
+    r->bad = 0;
     for (int32_t t = 0; t < c->ntypes; t++) { /* as fill_type */
         int64_t fit = 0;
         for (int32_t f = 0; f <= c->types[t].max_per_node; f++) {
@@ -270,8 +274,14 @@ int sim_frag_replay_end(struct sim_frag_replay *r)
 {
     if (!r)
         return 0;
-    const struct sim_frag *fr = r->s->frag;
+    struct sim_frag *fr = r->s->frag;
+    if (r->row && !r->bad) /* the rest of the log, for sim_frag_area */
+        replay_to(r, UINT64_MAX);
     int rc = r->bad || (r->row && fr->spill && ferror(fr->spill)) ? SIM_EIO : 0;
+    if (r->row && rc == 0) {
+        fr->replayed = 1;
+        fr->replayed_area = r->area;
+    }
     free(r->row);
     free(r->w.buf);
     free(r);
@@ -291,16 +301,16 @@ double sim_frag_key(const struct sim *s)
     return sim_frag_gpus(s);
 }
 
-/* A streaming run's area: its whole log replayed. */
+/* A streaming run's area: its whole log replayed (once). */
 static double deferred_area(const struct sim *s)
 {
-    struct sim_frag_replay *r;
-    double area = NAN;
-    if (sim_frag_replay_begin(s, &r) == 0) {
-        replay_to(r, UINT64_MAX);
-        area = r->area;
+    if (!s->frag->replayed) { /* the replay's end reads the whole log */
+        struct sim_frag_replay *r;
+        int rc = sim_frag_replay_begin(s, &r);
+        if (sim_frag_replay_end(r) != 0 || rc != 0)
+            return NAN;
     }
-    return sim_frag_replay_end(r) ? NAN : area;
+    return s->frag->replayed_area;
 }
 
 void sim_frag_free(struct sim *s)

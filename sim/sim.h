@@ -504,7 +504,8 @@ double sim_frag_gpus(const struct sim *s);
  * sim_frag_mark, and after the run a replay says the value at each mark,
  * the double a whole-trace run's sim_frag_gpus said there. Marks must be
  * asked in increasing order. begin: 0, SIM_ENOMEM or SIM_EIO (the replay
- * is to be ended either way); end: 0 or SIM_EIO (the log could not be
+ * is to be ended either way); end reads the rest of the log, so that
+ * sim_summarize need not read it again: 0 or SIM_EIO (the log could not be
  * read back). Without a streaming run the replay says sim_frag_gpus. */
 uint64_t sim_frag_mark(const struct sim *s);
 struct sim_frag_replay;

@@ -1,9 +1,16 @@
 /* state.c -- the engine's bookkeeping: creating it, adding jobs, free GPUs,
  * and the read-only view a policy gets. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "sim_internal.h"
+
+/* sim.h's layout of a job by cache lines, which the engine's prefetch and
+ * the 64-byte alignment of the chunks rely on. */
+_Static_assert(sizeof(struct sim_job) == 192 &&
+                   offsetof(struct sim_job, work) == 64,
+               "struct sim_job: 3 cache lines, `work` opening the second");
 
 const char *sim_strerror(int code)
 {
