@@ -75,12 +75,14 @@ struct idq {
     size_t head, tail, cap;
 };
 
-static int idq_push(struct idq *q, const char *id)
+/* Pushes the LEN bytes of ID (up to a NUL among them) as one id. */
+static int idq_push(struct idq *q, const char *id, size_t len)
 {
-    size_t len = strlen(id) + 1;
-    if (q->tail + len > q->cap) {
-        if (q->tail - q->head + len > q->cap / 2) { /* more than half live */
-            size_t cap = 2 * q->cap + len + 4096;
+    len = strnlen(id, len);
+    size_t need = len + 1; /* its NUL */
+    if (q->tail + need > q->cap) {
+        if (q->tail - q->head + need > q->cap / 2) { /* more than half live */
+            size_t cap = 2 * q->cap + need + 4096;
             char *b = realloc(q->b, cap);
             if (!b)
                 return -1;
@@ -92,7 +94,8 @@ static int idq_push(struct idq *q, const char *id)
         q->head = 0;
     }
     memcpy(q->b + q->tail, id, len);
-    q->tail += len;
+    q->b[q->tail + len] = '\0';
+    q->tail += need;
     return 0;
 }
 
@@ -147,10 +150,11 @@ static int next_job(void *ctx, struct sim_job_spec *out)
         x->exit_rc = CLI_BAD_INPUT;
         return SIM_EINVAL;
     }
-    /* one byte over a row's longest id: longer ones show as too long */
-    char id[CLI_ID_MAX + 2];
+    /* up to one byte over a row's longest id: longer ones show as too long */
+    size_t len;
+    const char *id = trace_native_id(x->n, &len);
     if (x->jobs &&
-        idq_push(&x->ids, trace_native_text(x->n, "job_id", id, sizeof id)))
+        idq_push(&x->ids, id, len < CLI_ID_MAX + 1 ? len : CLI_ID_MAX + 1))
         return SIM_ENOMEM;
     /* as cli_workload_build without a matrix or estimates */
     *out = (struct sim_job_spec){tj.submit_time,

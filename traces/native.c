@@ -680,6 +680,13 @@ int trace_native_next(struct trace_native *n, struct trace_job *job,
     }
 }
 
+const char *trace_native_id(const struct trace_native *n, size_t *len)
+{
+    const struct trace_csv_field *f = &n->row.fields[n->r.id_field];
+    *len = f->len;
+    return f->text;
+}
+
 const char *trace_native_text(const struct trace_native *n, const char *name,
                               char *buf, size_t cap)
 {

@@ -317,6 +317,10 @@ int trace_native_has_column(const struct trace_native *n, const char *name);
  * (CAP > 0 bytes, cut to fit); "" when the column is absent. */
 const char *trace_native_text(const struct trace_native *n, const char *name,
                               char *buf, size_t cap);
+/* The job_id of the row just streamed: its *LEN bytes, not NUL-terminated,
+ * valid until the next row (trace_native_text without the name's look-up
+ * and the copy). */
+const char *trace_native_id(const struct trace_native *n, size_t *len);
 /* The trace being read: format, warnings, rows_skipped, and njobs, the
  * rows streamed so far (no jobs are kept). */
 const struct trace *trace_native_trace(const struct trace_native *n);
