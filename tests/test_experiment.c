@@ -371,3 +371,44 @@ Test(reproduce, gavel_makespan_runs_static_traces_of_n_jobs)
     cr_assert_eq(sscanf(strchr(json, '\n') + 1, "fifo,20,0,%lf", &v), 1);
     cr_assert_float_eq(v, makespan_h, 1e-5 * makespan_h);
 }
+
+/* Line I of the pattern written below: its bytes worked out on their own. */
+static int pattern_line(char *buf, size_t cap, long i)
+{
+    return snprintf(buf, cap, "%ld,%ld,row %ld of a file past 4 MB\n", i,
+                    i * 7919 % 100003, i);
+}
+
+Test(safefile, a_file_past_many_writeback_starts_is_whole_and_alone,
+     .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    /* 20 MB in writes of uneven sizes: the writer starts the disk's
+     * writeback every 4 MB as the file grows (safefile.c), and the
+     * committed file must still be every byte, in order, under its name,
+     * with no temporary left beside it. */
+    char path[256], err[512], line[128];
+    snprintf(path, sizeof path, "%s/big.csv", tmpdir);
+    struct exp_file x;
+    cr_assert_eq(exp_file_open(&x, path, err, sizeof err), 0, "%s", err);
+    long rows = 0;
+    size_t bytes = 0;
+    while (bytes < ((size_t)20 << 20)) {
+        int n = pattern_line(line, sizeof line, rows++);
+        cr_assert_eq(fwrite(line, 1, (size_t)n, x.f), (size_t)n);
+        bytes += (size_t)n;
+        if (rows % 1000 == 0)
+            fflush(x.f); /* writes of other sizes than the buffer's */
+    }
+    cr_assert_eq(exp_file_commit(&x, err, sizeof err), 0, "%s", err);
+    size_t len;
+    char *got = slurp(path, &len);
+    cr_assert_eq(len, bytes);
+    size_t at = 0;
+    for (long i = 0; i < rows; i++) {
+        int n = pattern_line(line, sizeof line, i);
+        cr_assert(memcmp(got + at, line, (size_t)n) == 0, "row %ld differs", i);
+        at += (size_t)n;
+    }
+    free(got);
+    cr_assert_eq(clitest_count_entries(tmpdir), 1, "a temporary was left");
+}
