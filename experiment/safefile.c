@@ -57,9 +57,9 @@ int exp_split_path(const char *path, char *parent, char *base, size_t cap)
 struct cookie {
     int fd;
     int err;
-    int kick;        /* a regular file: start its writeback as it grows */
-    off_t written;   /* bytes written */
-    off_t kicked;    /* bytes whose writeback has been started */
+    int kick;      /* a regular file: start its writeback as it grows */
+    off_t written; /* bytes written */
+    off_t kicked;  /* bytes whose writeback has been started */
     char buf[1 << 16];
 };
 
