@@ -166,19 +166,20 @@ static char *put_millis(char *p, double x)
     uint64_t k = (uint64_t)(x * 1000.0 + 0.5);
     if ((double)k / 1000.0 != x)
         return NULL;
-    uint64_t frac = k % 1000;
-    p = put_digits(p, k / 1000);
-    if (frac) {
-        *p++ = '.';
-        *p++ = (char)('0' + frac / 100);
-        if (frac % 100) {
-            *p++ = (char)('0' + frac / 10 % 10);
-            if (frac % 10)
-                *p++ = (char)('0' + frac % 10);
-        }
-    }
-    *p = '\0';
-    return p;
+    /* k's digits (4 or more: x >= 1), the point put before the last 3,
+     * and the fraction's trailing zeros dropped (x is not whole: one of
+     * its 3 digits is not zero) */
+    char *e = put_digits(p, k);
+    char d1 = e[-3], d2 = e[-2], d3 = e[-1];
+    e[-3] = '.';
+    e[-2] = d1;
+    e[-1] = d2;
+    e[0] = d3;
+    e++;
+    while (e[-1] == '0')
+        e--;
+    *e = '\0';
+    return e;
 }
 
 char *cli_put_double(char *buf, double x)
