@@ -198,7 +198,8 @@ struct exp_file {
 int exp_file_open(struct exp_file *x, const char *path, char *err,
                   size_t errlen);
 /* Flushes, fsyncs, closes and renames into place; on failure removes the
- * temporary and leaves PATH as it was. */
+ * temporary and leaves PATH as it was. In the folder of a result set, the
+ * fsyncs are left to the set's commit, which does them for every file. */
 int exp_file_commit(struct exp_file *x, char *err, size_t errlen);
 /* Closes and removes the temporary; PATH stays as it was. */
 void exp_file_abort(struct exp_file *x);

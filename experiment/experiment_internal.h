@@ -89,6 +89,9 @@ void exp_rmtree(const char *path);
  * old set whose TARGET is missing (a swap cut short) is renamed back to
  * TARGET instead. Returns how many were removed. */
 int exp_clean_stale(const char *parent, const char *base, const char *target);
+/* 1 when DIR is the folder of a result set begun and not yet committed or
+ * aborted (exp_set_dir), whose commit fsyncs every file in it. */
+int exp_set_holds(const char *dir);
 
 /* Splits PATH into PARENT (or ".") and BASE; -1 (errno) when too long or
  * when BASE is empty, "." or "..". */

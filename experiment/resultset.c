@@ -37,7 +37,29 @@ struct exp_set {
     char tmp[2 * EXP_PATH_MAX + 64];
     char lock[2 * EXP_PATH_MAX + 64];
     int lock_fd, lock_slot, tmp_slot;
+    struct exp_set *next; /* in open_sets */
 };
+
+/* The sets begun and not yet committed or aborted (one thread begins and
+ * ends them): exp_file_commit asks whether a file is in one of them. */
+static struct exp_set *open_sets;
+
+static void forget_set(struct exp_set *s)
+{
+    for (struct exp_set **p = &open_sets; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            return;
+        }
+}
+
+int exp_set_holds(const char *dir)
+{
+    for (const struct exp_set *s = open_sets; s; s = s->next)
+        if (strcmp(s->tmp, dir) == 0)
+            return 1;
+    return 0;
+}
 
 static void fail(char *err, size_t errlen, const char *path, int e)
 {
@@ -259,6 +281,8 @@ int exp_set_begin(struct exp_set **out, const char *target, char *err,
         exp_temp_forget(s->tmp_slot);
         goto fail;
     }
+    s->next = open_sets;
+    open_sets = s;
     *out = s;
     return 0;
 fail:
@@ -276,6 +300,7 @@ void exp_set_abort(struct exp_set *s)
 {
     if (!s)
         return;
+    forget_set(s);
     exp_rmtree(s->tmp);
     exp_temp_forget(s->tmp_slot);
     drop_lock(s);
@@ -449,9 +474,10 @@ static int swap_in(struct exp_set *s, char *old, size_t cap, char *err,
 int exp_set_commit(struct exp_set *s, char *err, size_t errlen)
 {
     char old[2 * EXP_PATH_MAX + 64];
-    if (carry_foreign(s, err, errlen) != 0 ||
-        fsync_tree(s->tmp, 0, err, errlen) != 0 ||
-        write_manifest(s, err, errlen) != 0 ||
+    int synced = carry_foreign(s, err, errlen) == 0 &&
+                 fsync_tree(s->tmp, 0, err, errlen) == 0;
+    forget_set(s); /* the manifest's exp_file fsyncs itself and the folder */
+    if (!synced || write_manifest(s, err, errlen) != 0 ||
         swap_in(s, old, sizeof old, err, errlen) != 0) {
         exp_set_abort(s);
         return -1;

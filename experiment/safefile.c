@@ -228,13 +228,19 @@ int exp_file_open(struct exp_file *x, const char *path, char *err,
 int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
 {
     const char *where = x->stream ? x->path : x->tmp;
+    char parent[EXP_PATH_MAX], base[EXP_PATH_MAX]; /* WHERE may name it */
     int e = 0;
+    /* In a result set's folder the set's commit fsyncs every file and the
+     * folder (resultset.c, fsync_tree): here that would be done twice. */
+    int in_set = !x->stream &&
+                 exp_split_path(x->path, parent, base, sizeof base) == 0 &&
+                 exp_set_holds(parent);
     errno = 0;
     if (ferror(x->f) || fflush(x->f) != 0)
         e = errno ? errno : EIO;
     if (!e && x->cookie)
         e = ((struct cookie *)x->cookie)->err;
-    if (!e && x->fd >= 0 && exp_io_fsync(x->fd) != 0)
+    if (!e && x->fd >= 0 && !in_set && exp_io_fsync(x->fd) != 0)
         e = errno;
     if (x->f != stdout) {
         errno = 0;
@@ -254,8 +260,7 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
         exp_temp_forget(x->slot);
         x->slot = -1;
     }
-    char parent[EXP_PATH_MAX], base[EXP_PATH_MAX]; /* WHERE may name it */
-    if (!e && !x->stream) {
+    if (!e && !x->stream && !in_set) {
         if (exp_split_path(x->path, parent, base, sizeof base) == 0 &&
             exp_io_fsync_path(parent, 1) != 0) {
             e = errno;
