@@ -303,8 +303,7 @@ fail:
     return CLI_FAILURE;
 }
 
-/* timeline.csv from the rows kept aside, into the set (committed by
- * outs_end). */
+/* timeline.csv from the rows kept aside, committed into the set. */
 static int write_timeline(struct stream_out *o, const struct cluster *c)
 {
     if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set), "timeline.csv")) {
@@ -317,23 +316,16 @@ static int write_timeline(struct stream_out *o, const struct cluster *c)
         cli_atomic_abort(&o->tl_file);
         return CLI_FAILURE;
     }
+    if (cli_atomic_commit(&o->tl_file) != 0) {
+        cli_error("%s", o->tl_file.err);
+        return CLI_FAILURE;
+    }
     return CLI_OK;
-}
-
-/* Commits F into the set; an exit code. */
-static int commit(struct cli_atomic *f)
-{
-    if (cli_atomic_commit(f) == 0)
-        return CLI_OK;
-    cli_error("%s", f->err);
-    return CLI_FAILURE;
 }
 
 /* After the run (RC its exit code): the rows of the jobs that never
  * retired (never finished), jobs.csv and timeline.csv committed into the
- * set, or the set aborted; RC, or the failure. timeline.csv is written
- * before jobs.csv is committed: the disk takes jobs.csv's last megabytes
- * meanwhile, and its fsync has less to wait for. */
+ * set, or the set aborted; RC, or the failure. */
 static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
 {
     for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(x->s); j++)
@@ -341,17 +333,13 @@ static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
     cli_rows_writer_end(x->jobs);
     cli_rows_close(&o->rows);
     free(x->ids.b);
-    int tl = rc == CLI_OK && x->tl;
-    if (tl && (rc = write_timeline(o, x->c)) != CLI_OK)
-        tl = 0;
-    if (rc == CLI_OK)
-        rc = commit(&o->jobs_file);
-    else
+    if (rc == CLI_OK && cli_atomic_commit(&o->jobs_file) != 0) {
+        cli_error("%s", o->jobs_file.err);
+        rc = CLI_FAILURE;
+    } else if (rc != CLI_OK)
         cli_atomic_abort(&o->jobs_file);
-    if (tl && rc == CLI_OK)
-        rc = commit(&o->tl_file);
-    else if (tl)
-        cli_atomic_abort(&o->tl_file);
+    if (rc == CLI_OK && x->tl)
+        rc = write_timeline(o, x->c);
     if (x->tl)
         cli_tl_spill_close(&o->tl);
     if (rc != CLI_OK)
