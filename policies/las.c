@@ -64,9 +64,12 @@ static double las_prio(void *ctx, const struct sim *s, uint32_t job,
     const struct las *l = ctx;
     const struct sim_job *j = sim_job(s, job);
     double weight = l->gpu_time ? (double)j->num_gpus : 1;
-    double attained = sim_attained_s(s, job);
-    if (j->state == JOB_RUNNING) { /* its overhead is charged at its end */
-        double resume = j->last_start + j->overhead_run, now = sim_now(s);
+    double now = sim_now(s);
+    int running = j->state == JOB_RUNNING;
+    /* sim_attained_s, from the record already at hand */
+    double attained = j->run_s + (running ? now - j->last_start : 0);
+    if (running) { /* its overhead is charged at its end */
+        double resume = j->last_start + j->overhead_run;
         attained -= (now < resume ? now : resume) - j->last_start;
         if (now < resume)
             *until = resume;

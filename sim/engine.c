@@ -621,6 +621,39 @@ int sim_preempt(struct sim *s, uint32_t j)
     return 0;
 }
 
+/* The victim's side of sim_swap: stop_run (KEEP) for a run that is not a
+ * slice, without GPU sharing, each value computed as there, in its order. */
+static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
+{
+    double elapsed = s->now - v->last_start;
+    double paid = elapsed < v->overhead_run ? elapsed : v->overhead_run;
+    if (!v->doomed) { /* sim_work_left: its working time is elapsed - o */
+        double working = elapsed - v->overhead_run;
+        double left = v->work_left - (working > 0 ? working / v->unit_s : 0);
+        v->work_left = left > 0 ? left : 0;
+    }
+    hand_over_gpus(s, victim);
+    v->run_s += elapsed;
+    v->epoch++; /* its finish event is now stale */
+    v->preemptions++;
+    v->overhead_due = v->restart_s >= 0 ? v->restart_s : s->restart_overhead;
+    if (v->doomed) { /* stopped before it ran out of memory: no progress */
+        v->doomed = 0;
+        v->wasted_s += elapsed;
+        s->wasted_gpu_s += elapsed * v->num_gpus;
+        s->wasted_by_type[v->gpu_type] += elapsed * v->num_gpus;
+        paid = 0;
+    }
+    s->overhead_gpu_s += paid * v->num_gpus;
+    s->preemptions++;
+    v->state = JOB_PREEMPTED; /* RUNNING -> PREEMPTED: legal */
+    queue_push(s, victim);
+}
+
+/* sim_swap does what stop_run and begin_run would for a whole run on one
+ * node of type T (LAS on a burst makes millions): the same fields get
+ * the same values, the same event is pushed. The busy counts stay: the
+ * two jobs hold as many GPUs of one type. */
 int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
 {
     if (victim >= s->njobs || sim_job_at(s, victim)->state != JOB_RUNNING)
@@ -632,16 +665,30 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
         return refuse(s, "job %u is not waiting", j);
     int32_t t = v->gpu_type;
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
     if (s->share || v->spread || v->slice || job->num_gpus != v->num_gpus ||
-        !(job->allowed & (1u << t)) ||
-        s->classes[job->job_class].unit_s[t] <= 0)
+        !(job->allowed & (1u << t)) || cl->unit_s[t] <= 0)
         return refuse(s, "job %u cannot take the GPUs of job %u", j, victim);
-    struct sim_seg seg = {s->segs[v->seg].node, v->num_gpus};
-    struct sim_placement p = {t, 1, &seg, NULL};
-    stop_run(s, victim, 1);
+    swap_stop(s, victim, v);
     job->seg = v->seg;
     v->seg = -1;
-    s->busy_by_type[t] -= seg.gpus; /* begin_run counts them again */
-    s->busy -= seg.gpus;
-    return begin_run(s, j, &p, -1, 0);
+    queue_remove(s, j);
+    job->state = JOB_RUNNING; /* QUEUED or PREEMPTED -> RUNNING: legal */
+    job->gpu_type = t;
+    job->spread = 0;
+    job->unit_s = cl->unit_s[t];
+    if (job->start_time < 0)
+        job->start_time = s->now;
+    job->last_start = s->now;
+    job->overhead_run = job->overhead_due;
+    job->overhead_due = 0;
+    double run = job->overhead_run + job->work_left * job->unit_s;
+    uint32_t kind = SIM_EV_FINISH;
+    job->slice = 0;
+    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && sim_mem_overflows(s, j, t));
+    if (job->doomed) { /* it will never finish here (memory.c) */
+        run = s->oom_detect_s;
+        kind = SIM_EV_OOM;
+    }
+    return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
 }
