@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies_internal.h"
+#include "preempt_internal.h"
 
 struct las {
     struct pol_preempt *sched;
@@ -62,21 +62,8 @@ static double las_prio(void *ctx, const struct sim *s, uint32_t job,
                        double *rate, double *until)
 {
     const struct las *l = ctx;
-    const struct sim_job *j = sim_job(s, job);
-    double weight = l->gpu_time ? (double)j->num_gpus : 1;
-    double now = sim_now(s);
-    int running = j->state == JOB_RUNNING;
-    /* sim_attained_s, from the record already at hand */
-    double attained = j->run_s + (running ? now - j->last_start : 0);
-    if (running) { /* its overhead is charged at its end */
-        double resume = j->last_start + j->overhead_run;
-        attained -= (now < resume ? now : resume) - j->last_start;
-        if (now < resume)
-            *until = resume;
-        else
-            *rate = weight;
-    }
-    return attained * weight;
+    return pol_las_prio(sim_job(s, job), sim_now(s), l->gpu_time, rate,
+                        until);
 }
 
 static double las_repass(void *ctx, const struct sim *s)
@@ -116,6 +103,7 @@ static int las_create(const struct pol_config *cfg, void **state)
         free(l);
         return rc;
     }
+    l->sched->las = 1 + l->gpu_time; /* its priority is pol_las_prio */
     *state = l;
     return 0;
 }
