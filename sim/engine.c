@@ -172,7 +172,7 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
     job->wasted_s += held;
     job->doomed = 0;
     job->ooms++;
-    job->epoch++;
+    sim_run_stale(s, j, job);
     job->overhead_due = job->overhead_run; /* its restart never happened */
     s->oom_events++;
     s->wasted_gpu_s += held * job->num_gpus;
@@ -214,7 +214,7 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
     }
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->slice = 0;
-    job->epoch++;
+    sim_run_stale(s, j, job);
     job_set_state(s, j, JOB_PREEMPTED);
     queue_push(s, j);
     s->instant_changed = 1;
@@ -336,6 +336,8 @@ static int event_live(const void *ctx, const struct sim_event *ev)
     if (!(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
           ev->kind == SIM_EV_SLICE))
         return 1;
+    if (s->epochs)
+        return ev->epoch == s->epochs[ev->job];
     return !(s->stream && sim_stream_retired(s, ev->job)) &&
            ev->epoch == sim_job_at(s, ev->job)->epoch;
 }
@@ -370,6 +372,14 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         return rc;
     if (s->share)
         sim_share_begin(s);
+    if (!s->stream && s->njobs > 0) { /* a copy of the epochs, compact */
+        s->epochs = malloc(s->njobs * sizeof *s->epochs);
+        if (!s->epochs)
+            return SIM_ENOMEM;
+        for (size_t j = 0; j < s->njobs; j++)
+            s->epochs[j] = sim_job_at(s, j)->epoch;
+        s->heap.epochs = s->epochs;
+    }
     s->heap.live = event_live;
     s->heap.live_ctx = s;
     push_next_arrival(s);
@@ -596,7 +606,7 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
     else
         release_gpus(s, j);
     job->run_s += elapsed;
-    job->epoch++; /* its finish event is now stale */
+    sim_run_stale(s, j, job); /* its finish event is now stale */
     job->preemptions++;
     job->overhead_due =
         job->restart_s >= 0 ? job->restart_s : s->restart_overhead;
@@ -634,7 +644,7 @@ static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
     }
     hand_over_gpus(s, victim);
     v->run_s += elapsed;
-    v->epoch++; /* its finish event is now stale */
+    sim_run_stale(s, victim, v); /* its finish event is now stale */
     v->preemptions++;
     v->overhead_due = v->restart_s >= 0 ? v->restart_s : s->restart_overhead;
     if (v->doomed) { /* stopped before it ran out of memory: no progress */
