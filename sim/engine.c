@@ -578,6 +578,8 @@ int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
 static void hand_over_gpus(struct sim *s, uint32_t j)
 {
     struct sim_job *job = sim_job_at(s, j);
+    if (!s->ran_fn && (!s->frag || sim_frag_current(s)))
+        return; /* nothing to report or touch (most swaps of an instant) */
     for (int32_t i = job->seg; i >= 0; i = s->segs[i].next) {
         const struct sim_seg_slot *slot = &s->segs[i];
         if (s->ran_fn)

@@ -309,6 +309,8 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
 /* sim_frag_update with NODE's free GPUs unchanged (sim_swap hands them
  * over): the integral brought up to now, once an instant. */
 void sim_frag_touch(struct sim *s, int32_t node);
+/* Whether the integral is up to now already: a touch would change nothing. */
+int sim_frag_current(const struct sim *s);
 void sim_frag_free(struct sim *s);
 /* What observe compares: sim_frag_gpus, or in a streaming run the mark. */
 double sim_frag_key(const struct sim *s);
