@@ -22,16 +22,18 @@
  * run queues, O(1) plus the log of a few runs on a burst; a one-GPU job
  * takes its victim's GPU in one engine call; the engine's event heap drops
  * the finish events of preempted runs, so it holds O(running jobs)): about
- * 1,190 instructions per preemption and restart on a burst (callgrind,
- * 5,000 jobs, release build with link-time optimisation, the swap loop's
- * queue work in bulk: preempt_swaps.c), 1,290 before the rising pieces
- * of its lists went in bulk too, 1,500 before the bulk, 1,720 without
+ * 930 instructions per preemption and restart on a burst (callgrind,
+ * 5,000 jobs, release build with link-time optimisation: sim_swap in one
+ * pass over both records, this priority inline in preemptive.c
+ * (pol_las_prio), rq_pop inline, the heap's stale test on a compact copy
+ * of the epochs), 1,190 before, 1,290 before the rising pieces of the
+ * swap loop's lists went in bulk, 1,500 before the bulk, 1,720 without
  * link-time optimisation and with the event heap compacted at half full,
  * 3,400 before the run queues and the swap. On the 30,000-job burst the
- * swap loop prefetches the jobs of the swaps 8 ahead (cache misses were
- * most of its time): whole command on the 2-core sandbox at load 2,
- * 3.27 s wall (3.96 s before, in the same minutes), 25x FIFO's 0.13 s
- * (docs/performance.md).
+ * swap loop prefetches the jobs of the swaps 8 ahead (cache misses are
+ * most of its time): whole command on the 2-core sandbox at load 0.4,
+ * 2.51 to 2.58 s wall (2.98 to 3.17 s before, in the same minutes), 33x
+ * to 37x FIFO's 0.07 s (docs/performance.md).
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running
  * job a waiting one has overtaken, and on a burst the preemptions per job
@@ -42,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies_internal.h"
+#include "preempt_internal.h"
 
 struct las {
     struct pol_preempt *sched;
@@ -62,18 +64,7 @@ static double las_prio(void *ctx, const struct sim *s, uint32_t job,
                        double *rate, double *until)
 {
     const struct las *l = ctx;
-    const struct sim_job *j = sim_job(s, job);
-    double weight = l->gpu_time ? (double)j->num_gpus : 1;
-    double attained = sim_attained_s(s, job);
-    if (j->state == JOB_RUNNING) { /* its overhead is charged at its end */
-        double resume = j->last_start + j->overhead_run, now = sim_now(s);
-        attained -= (now < resume ? now : resume) - j->last_start;
-        if (now < resume)
-            *until = resume;
-        else
-            *rate = weight;
-    }
-    return attained * weight;
+    return pol_las_prio(sim_job(s, job), sim_now(s), l->gpu_time, rate, until);
 }
 
 static double las_repass(void *ctx, const struct sim *s)
@@ -113,6 +104,7 @@ static int las_create(const struct pol_config *cfg, void **state)
         free(l);
         return rc;
     }
+    l->sched->las = 1 + l->gpu_time; /* its priority is pol_las_prio */
     *state = l;
     return 0;
 }

@@ -36,6 +36,7 @@ struct pol_preempt {
     struct rq_where *where; /* (njobs) its place in a queue; slots' block */
     uint8_t *one_gpu;       /* (njobs) PRE_* bits, set at arrival; same block */
     int prefetch;           /* the jobs' records outgrow the caches */
+    int las;                /* 0, or 1 + gpu_time: prio is pol_las_prio's */
     struct rq waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
@@ -67,6 +68,28 @@ struct pol_preempt {
  * (preempt_swaps.c): beyond a core's L2 cache; below it a prefetch is
  * about 80 instructions a swap for nothing (5,000 jobs: 1.1 MB). */
 #define PRE_CACHED ((size_t)2 << 20)
+
+/* LAS's priority (las.c) of job J at NOW: its attained service, times
+ * its GPUs with GPU_TIME; *rate and *until as pol_prio_fn's. Here so that
+ * pol_pre_file computes it without a call through pol_prio_fn and a
+ * second lookup of the record (LAS on a burst files millions). */
+static inline double pol_las_prio(const struct sim_job *j, double now,
+                                  int gpu_time, double *rate, double *until)
+{
+    double weight = gpu_time ? (double)j->num_gpus : 1;
+    int running = j->state == JOB_RUNNING;
+    /* sim_attained_s */
+    double attained = j->run_s + (running ? now - j->last_start : 0);
+    if (running) { /* its overhead is charged at its end */
+        double resume = j->last_start + j->overhead_run;
+        attained -= (now < resume ? now : resume) - j->last_start;
+        if (now < resume)
+            *until = resume;
+        else
+            *rate = weight;
+    }
+    return attained * weight;
+}
 
 /* The order of jobs: (priority, submit time, id); A with priority KA
  * before B with KB. */

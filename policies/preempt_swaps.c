@@ -144,11 +144,13 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     if (c->ntypes != 1 || p->ngroups != 1 || sim_share_cluster(s) ||
         !pol_placer_takes_lone_gpu(p->placer))
         return 0;
+    /* A swap leaves the GPUs busy and the free ones as they were. */
+    if (p->busy != c->total_gpus || sim_free_gpus(s, 0) != 0)
+        return 0;
     struct aside a = {0, 0, {0, 0, 0}};
     const struct rq_item *w;
     int rc = 0, from_aside;
-    while (rc == 0 && p->busy == c->total_gpus && sim_free_gpus(s, 0) == 0 &&
-           next_pair(p, s, &a, &w, &from_aside)) {
+    while (rc == 0 && next_pair(p, s, &a, &w, &from_aside)) {
         if (p->prefetch) {
             prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
             prefetch(p, s, rq_ahead(&p->waiting, AHEAD));

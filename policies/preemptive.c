@@ -150,7 +150,8 @@ int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
 {
     const struct sim_job *j = sim_job(s, job);
     double now = sim_now(s), rate = 0, until = INFINITY;
-    double prio = p->prio(p->ctx, s, job, &rate, &until);
+    double prio = p->las ? pol_las_prio(j, now, p->las - 1, &rate, &until)
+                         : p->prio(p->ctx, s, job, &rate, &until);
     *e = (struct rq_item){prio, j->submit_time, job};
     *idx = 0;
     if (j->state == JOB_RUNNING) {

@@ -311,7 +311,12 @@ static struct rq_item take(struct rq *q, struct rq_where *w, uint32_t run,
     return e;
 }
 
-struct rq_item rq_pop(struct rq *q, struct rq_where *w)
+void rq_sink_top(struct rq *q)
+{
+    heap_down(q, 0);
+}
+
+struct rq_item rq_pop_any(struct rq *q, struct rq_where *w)
 {
     uint32_t run = q->heap[0].run;
     struct rq_run *r = &q->runs[run];

@@ -84,8 +84,46 @@ static inline const struct rq_item *rq_ahead(const struct rq *q, uint32_t k)
     return &r->a[r->dir < 0 ? r->lo + k : r->hi - 1 - k];
 }
 
-/* Takes the top item out (the queue is not empty). */
-struct rq_item rq_pop(struct rq *q, struct rq_where *w);
+/* rq_pop in every case (dead entries, a run of one item). */
+struct rq_item rq_pop_any(struct rq *q, struct rq_where *w);
+
+/* Moves the heap of runs' top down to its place (after it changed). */
+void rq_sink_top(struct rq *q);
+
+/* Whether X belongs nearer the top than Y in Q: the order is (key, submit,
+ * job), reversed when Q->max. */
+static inline int rq_higher(const struct rq *q, const struct rq_item *x,
+                            const struct rq_item *y)
+{
+    const struct rq_item *a = q->max ? y : x, *b = q->max ? x : y;
+    if (a->key != b->key)
+        return a->key < b->key;
+    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+}
+
+/* Takes the top item out (the queue is not empty). Inline for the usual
+ * case, where the top's run holds no dead entries (a pass takes its jobs
+ * from one run; LAS on a burst pops millions): the item after the top becomes
+ * the run's top, and the run goes down the heap of runs only when a child's top
+ * is higher. */
+static inline struct rq_item rq_pop(struct rq *q, struct rq_where *w)
+{
+    uint32_t run = q->heap[0].run;
+    struct rq_run *r = &q->runs[run];
+    if (r->hi - r->lo < 2 || r->live != r->hi - r->lo) /* dead ones */
+        return rq_pop_any(q, w);
+    struct rq_item e = q->heap[0].top; /* the copy of the run's top */
+    w[e.job].queue = 0;
+    r->live--;
+    q->len--;
+    const struct rq_item *next =
+        r->dir < 0 ? &r->a[++r->lo] : &r->a[--r->hi - 1];
+    q->heap[0].top = *next;
+    if ((q->hlen >= 2 && rq_higher(q, &q->heap[1].top, next)) ||
+        (q->hlen >= 3 && rq_higher(q, &q->heap[2].top, next)))
+        rq_sink_top(q);
+    return e;
+}
 
 /* Takes JOB's item out (JOB is in Q). */
 struct rq_item rq_remove(struct rq *q, struct rq_where *w, uint32_t job);

@@ -299,7 +299,7 @@ static void reschedule(struct sim *s, uint32_t j)
     struct sim_job *job = sim_job_at(s, j);
     struct sim_share *x = s->share;
     double from = x->last[j] > s->now ? x->last[j] : s->now;
-    job->epoch++;
+    sim_run_stale(s, j, job);
     if (sim_heap_push(&s->heap,
                       from + job->work_left * job->unit_s / x->speed[j],
                       SIM_EV_FINISH, j, job->epoch))

@@ -172,7 +172,7 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
     job->wasted_s += held;
     job->doomed = 0;
     job->ooms++;
-    job->epoch++;
+    sim_run_stale(s, j, job);
     job->overhead_due = job->overhead_run; /* its restart never happened */
     s->oom_events++;
     s->wasted_gpu_s += held * job->num_gpus;
@@ -214,7 +214,7 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
     }
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->slice = 0;
-    job->epoch++;
+    sim_run_stale(s, j, job);
     job_set_state(s, j, JOB_PREEMPTED);
     queue_push(s, j);
     s->instant_changed = 1;
@@ -336,6 +336,8 @@ static int event_live(const void *ctx, const struct sim_event *ev)
     if (!(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
           ev->kind == SIM_EV_SLICE))
         return 1;
+    if (s->epochs)
+        return ev->epoch == s->epochs[ev->job];
     return !(s->stream && sim_stream_retired(s, ev->job)) &&
            ev->epoch == sim_job_at(s, ev->job)->epoch;
 }
@@ -370,6 +372,14 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         return rc;
     if (s->share)
         sim_share_begin(s);
+    if (!s->stream && s->njobs > 0) { /* a copy of the epochs, compact */
+        s->epochs = malloc(s->njobs * sizeof *s->epochs);
+        if (!s->epochs)
+            return SIM_ENOMEM;
+        for (size_t j = 0; j < s->njobs; j++)
+            s->epochs[j] = sim_job_at(s, j)->epoch;
+        s->heap.epochs = s->epochs;
+    }
     s->heap.live = event_live;
     s->heap.live_ctx = s;
     push_next_arrival(s);
@@ -568,6 +578,8 @@ int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
 static void hand_over_gpus(struct sim *s, uint32_t j)
 {
     struct sim_job *job = sim_job_at(s, j);
+    if (!s->ran_fn && (!s->frag || sim_frag_current(s)))
+        return; /* nothing to report or touch (most swaps of an instant) */
     for (int32_t i = job->seg; i >= 0; i = s->segs[i].next) {
         const struct sim_seg_slot *slot = &s->segs[i];
         if (s->ran_fn)
@@ -596,7 +608,7 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
     else
         release_gpus(s, j);
     job->run_s += elapsed;
-    job->epoch++; /* its finish event is now stale */
+    sim_run_stale(s, j, job); /* its finish event is now stale */
     job->preemptions++;
     job->overhead_due =
         job->restart_s >= 0 ? job->restart_s : s->restart_overhead;
@@ -621,6 +633,39 @@ int sim_preempt(struct sim *s, uint32_t j)
     return 0;
 }
 
+/* The victim's side of sim_swap: stop_run (KEEP) for a run that is not a
+ * slice, without GPU sharing, each value computed as there, in its order. */
+static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
+{
+    double elapsed = s->now - v->last_start;
+    double paid = elapsed < v->overhead_run ? elapsed : v->overhead_run;
+    if (!v->doomed) { /* sim_work_left: its working time is elapsed - o */
+        double working = elapsed - v->overhead_run;
+        double left = v->work_left - (working > 0 ? working / v->unit_s : 0);
+        v->work_left = left > 0 ? left : 0;
+    }
+    hand_over_gpus(s, victim);
+    v->run_s += elapsed;
+    sim_run_stale(s, victim, v); /* its finish event is now stale */
+    v->preemptions++;
+    v->overhead_due = v->restart_s >= 0 ? v->restart_s : s->restart_overhead;
+    if (v->doomed) { /* stopped before it ran out of memory: no progress */
+        v->doomed = 0;
+        v->wasted_s += elapsed;
+        s->wasted_gpu_s += elapsed * v->num_gpus;
+        s->wasted_by_type[v->gpu_type] += elapsed * v->num_gpus;
+        paid = 0;
+    }
+    s->overhead_gpu_s += paid * v->num_gpus;
+    s->preemptions++;
+    v->state = JOB_PREEMPTED; /* RUNNING -> PREEMPTED: legal */
+    queue_push(s, victim);
+}
+
+/* sim_swap does what stop_run and begin_run would for a whole run on one
+ * node of type T (LAS on a burst makes millions): the same fields get
+ * the same values, the same event is pushed. The busy counts stay: the
+ * two jobs hold as many GPUs of one type. */
 int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
 {
     if (victim >= s->njobs || sim_job_at(s, victim)->state != JOB_RUNNING)
@@ -632,16 +677,30 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
         return refuse(s, "job %u is not waiting", j);
     int32_t t = v->gpu_type;
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
     if (s->share || v->spread || v->slice || job->num_gpus != v->num_gpus ||
-        !(job->allowed & (1u << t)) ||
-        s->classes[job->job_class].unit_s[t] <= 0)
+        !(job->allowed & (1u << t)) || cl->unit_s[t] <= 0)
         return refuse(s, "job %u cannot take the GPUs of job %u", j, victim);
-    struct sim_seg seg = {s->segs[v->seg].node, v->num_gpus};
-    struct sim_placement p = {t, 1, &seg, NULL};
-    stop_run(s, victim, 1);
+    swap_stop(s, victim, v);
     job->seg = v->seg;
     v->seg = -1;
-    s->busy_by_type[t] -= seg.gpus; /* begin_run counts them again */
-    s->busy -= seg.gpus;
-    return begin_run(s, j, &p, -1, 0);
+    queue_remove(s, j);
+    job->state = JOB_RUNNING; /* QUEUED or PREEMPTED -> RUNNING: legal */
+    job->gpu_type = t;
+    job->spread = 0;
+    job->unit_s = cl->unit_s[t];
+    if (job->start_time < 0)
+        job->start_time = s->now;
+    job->last_start = s->now;
+    job->overhead_run = job->overhead_due;
+    job->overhead_due = 0;
+    double run = job->overhead_run + job->work_left * job->unit_s;
+    uint32_t kind = SIM_EV_FINISH;
+    job->slice = 0;
+    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && sim_mem_overflows(s, j, t));
+    if (job->doomed) { /* it will never finish here (memory.c) */
+        run = s->oom_detect_s;
+        kind = SIM_EV_OOM;
+    }
+    return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
 }

@@ -37,9 +37,18 @@ static void sift_down(struct sim_event *ev, size_t n, size_t i,
 static void compact(struct sim_heap *h)
 {
     size_t n = 0;
-    for (size_t i = 0; i < h->len; i++)
-        if (h->live(h->live_ctx, &h->ev[i]))
-            h->ev[n++] = h->ev[i];
+    if (h->epochs) /* live's rule, inline */
+        for (size_t i = 0; i < h->len; i++) {
+            const struct sim_event *e = &h->ev[i];
+            if ((e->kind != SIM_EV_FINISH && e->kind != SIM_EV_OOM &&
+                 e->kind != SIM_EV_SLICE) ||
+                e->epoch == h->epochs[e->job])
+                h->ev[n++] = *e;
+        }
+    else
+        for (size_t i = 0; i < h->len; i++)
+            if (h->live(h->live_ctx, &h->ev[i]))
+                h->ev[n++] = h->ev[i];
     h->len = n;
     for (size_t i = n / 2; i-- > 0;)
         sift_down(h->ev, n, i, h->ev[i]);

@@ -143,6 +143,11 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
     fr->sum += row[new_free] - row[old_free];
 }
 
+int sim_frag_current(const struct sim *s)
+{
+    return !s->frag->deferred && s->frag->last_t == s->now;
+}
+
 void sim_frag_touch(struct sim *s, int32_t node)
 {
     const struct sim_frag *fr = s->frag;

@@ -41,6 +41,10 @@ struct sim_event {
 
 struct sim_heap {
     struct sim_event *ev; /* (cap) */
+    /* When set with LIVE, LIVE's rule read inline: an event of a run
+     * (finish, out of memory, slice end) is live when its epoch is
+     * epochs[job]; any other always. */
+    const uint32_t *epochs;
     size_t len, cap;
     uint64_t next_seq;
     /* When set, a full heap first drops the events LIVE says are stale
@@ -97,6 +101,11 @@ struct sim {
     size_t njobs, chunks_cap;
     struct sim_stream *stream; /* streaming run (stream.c), or NULL */
     uint32_t *order;      /* (njobs) job ids by submit time, then id */
+    /* (njobs) each job's epoch, kept with its record's (sim_run_stale):
+     * the event heap's stale test reads it, not the record (LAS on a burst
+     * compacts millions of events, their records out of the caches). NULL
+     * in a streaming run. */
+    uint32_t *epochs;
     size_t next_arrival;
     struct sim_heap heap;
     double now;
@@ -159,6 +168,16 @@ struct sim {
 #define SIM_CHUNK ((size_t)1 << SIM_CHUNK_BITS)
 #define sim_job_at(s, j)                                                       \
     (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
+
+/* The run of job J (record JOB) ends or moves: its pending event goes
+ * stale (the only way a job's epoch changes). */
+static inline void sim_run_stale(struct sim *s, uint32_t j,
+                                 struct sim_job *job)
+{
+    job->epoch++;
+    if (s->epochs)
+        s->epochs[j] = job->epoch;
+}
 
 /* ---- Streaming run (stream.c) ------------------------------------------- */
 
@@ -290,6 +309,8 @@ void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
 /* sim_frag_update with NODE's free GPUs unchanged (sim_swap hands them
  * over): the integral brought up to now, once an instant. */
 void sim_frag_touch(struct sim *s, int32_t node);
+/* Whether the integral is up to now already: a touch would change nothing. */
+int sim_frag_current(const struct sim *s);
 void sim_frag_free(struct sim *s);
 /* What observe compares: sim_frag_gpus, or in a streaming run the mark. */
 double sim_frag_key(const struct sim *s);

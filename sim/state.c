@@ -76,6 +76,7 @@ void sim_destroy(struct sim *s)
     free(s->drop_why);
     free(s->rates);
     free(s->order);
+    free(s->epochs);
     free(s->node_free);
     free(s->node_leaf);
     free(s->node_stamp);

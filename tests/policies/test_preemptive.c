@@ -138,16 +138,17 @@ static void reference(struct ref_job *jobs, int n, int c, int las, double q)
 }
 
 /* N 1-GPU jobs at load 0.9 on C servers: Poisson arrivals, exponential
- * sizes of mean 64 s, both rounded up to the 1/64 s grid; into S and REF. */
+ * sizes of mean 64 s, both rounded up to the 1/64 s grid; into S and REF.
+ * With BURST every job is submitted at 0 instead. */
 static void workload(struct sim *s, struct ref_job *ref, int n, int c,
-                     unsigned long seed)
+                     unsigned long seed, int burst)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     double mean = 64, rate = 0.9 * c / mean, t = 0;
     for (int i = 0; i < n; i++) {
         t += gsl_ran_exponential(r, 1 / rate);
-        double submit = ceil(t * 64) / 64;
+        double submit = burst ? 0 : ceil(t * 64) / 64;
         double size = fmax(ceil(gsl_ran_exponential(r, mean) * 64), 1) / 64;
         ref[i] = (struct ref_job){submit, size, 0, -1, REF_FUTURE};
         add(s, submit, size, 1, 0);
@@ -155,10 +156,10 @@ static void workload(struct sim *s, struct ref_job *ref, int n, int c,
     gsl_rng_free(r);
 }
 
-/* Runs POLICY and the reference on one random workload; every finish time
- * must agree. */
-static void compare(const char *policy, int n, int c, unsigned long seed,
-                    const char *quantum, const char *metric)
+/* Runs POLICY and the reference on one random workload (a burst with
+ * BURST); every finish time must agree. */
+static void compare_on(const char *policy, int n, int c, unsigned long seed,
+                       const char *quantum, const char *metric, int burst)
 {
     char json[256];
     snprintf(json, sizeof json,
@@ -168,7 +169,7 @@ static void compare(const char *policy, int n, int c, unsigned long seed,
     struct cluster *cl = cluster_of(json);
     struct sim *s = sim_create(cl, 1);
     struct ref_job *ref = malloc((size_t)n * sizeof *ref);
-    workload(s, ref, n, c, seed);
+    workload(s, ref, n, c, seed, burst);
     run(s, policy, quantum, metric);
     int las = strcmp(policy, "las") == 0;
     reference(ref, n, c, las, las ? atof(quantum) : 0);
@@ -187,6 +188,12 @@ static void compare(const char *policy, int n, int c, unsigned long seed,
     cluster_destroy(cl);
 }
 
+static void compare(const char *policy, int n, int c, unsigned long seed,
+                    const char *quantum, const char *metric)
+{
+    compare_on(policy, n, c, seed, quantum, metric, 0);
+}
+
 Test(srtf, matches_textbook_multi_server_srpt_on_random_workloads)
 {
     compare("srtf", 200, 4, 1, NULL, NULL);
@@ -201,6 +208,15 @@ Test(las, matches_textbook_multi_server_las_with_the_same_quantum)
     compare("las", 2000, 8, 6, "0.5", NULL);
     /* 1-GPU jobs: GPU-time is time. */
     compare("las", 1000, 5, 7, "16", "gpu_time");
+}
+
+/* A burst (every job at 0) on a full cluster of one type: the passes open
+ * with long runs of swaps (preempt_swaps.c), most of them between jobs of
+ * equal attained service, ordered by id. */
+Test(las, matches_textbook_multi_server_las_on_a_burst)
+{
+    compare_on("las", 300, 16, 8, "4", NULL, 1);
+    compare_on("las", 400, 32, 9, "1", "gpu_time", 1);
 }
 
 /* ---- Schedules drawn by hand ------------------------------------------- */
