@@ -551,7 +551,8 @@ int cli_write_json(FILE *f, struct cJSON *root);
  * null; NULL after a message (sweep_json.c). */
 struct cJSON *cli_csv_json_rows(const char *path);
 /* ROOT's JSON text into DIR/NAME through cli_atomic; frees ROOT. 0, or
- * -1 (out of memory, or a write error with errno set). */
+ * -1 after saying why (out of memory, or the file and its write error,
+ * with errno set). */
 int cli_write_json_file(const char *dir, const char *name, struct cJSON *root);
 /* Adds number X under KEY in the shortest text that reads back exactly
  * (cJSON's own printing only round-trips to within an epsilon); null when X

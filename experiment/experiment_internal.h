@@ -62,10 +62,13 @@ enum exp_io_op {
     EXP_IO_CLOSE,
     EXP_IO_LINK,
     EXP_IO_MKDIR,
+    EXP_IO_WRITEBACK,
     EXP_IO_NOPS
 };
 /* -1 with errno set when this call of OP is the one HETSIM_FAULT names. */
 int exp_io_fault(enum exp_io_op op);
+/* How many calls of OP this process has made (tests). */
+long exp_io_calls(enum exp_io_op op);
 int exp_io_open(const char *path, int flags, int mode);
 ssize_t exp_io_write(int fd, const void *buf, size_t n);
 /* fsync; EINVAL (pipes, devices) counts as done. */
@@ -75,6 +78,10 @@ int exp_io_close(int fd);
 int exp_io_rename(const char *from, const char *to, int exchange);
 int exp_io_link(const char *from, const char *to);
 int exp_io_mkdir(const char *path);
+/* Starts the writeback of LEN bytes of FD from OFF, waiting for nothing
+ * (sync_file_range; where there is none, nothing). A hint: its failure
+ * is not an error, the fsync that follows reports any. */
+int exp_io_writeback(int fd, off_t off, off_t len);
 /* Opens PATH (a folder when DIR), fsyncs and closes it. */
 int exp_io_fsync_path(const char *path, int dir);
 
@@ -89,8 +96,8 @@ void exp_rmtree(const char *path);
  * old set whose TARGET is missing (a swap cut short) is renamed back to
  * TARGET instead. Returns how many were removed. */
 int exp_clean_stale(const char *parent, const char *base, const char *target);
-/* 1 when DIR is the folder of a result set begun and not yet committed or
- * aborted (exp_set_dir), whose commit fsyncs every file in it. */
+/* 1 when DIR is the folder of a result set (exp_set_dir) whose commit has
+ * not yet fsynced its files and the folder. */
 int exp_set_holds(const char *dir);
 
 /* Splits PATH into PARENT (or ".") and BASE; -1 (errno) when too long or

@@ -21,7 +21,7 @@
 /* ---- Fault injection -------------------------------------------------- */
 
 static const char *const op_names[EXP_IO_NOPS] = {
-    "open", "write", "fsync", "rename", "close", "link", "mkdir"};
+    "open", "write", "fsync", "rename", "close", "link", "mkdir", "writeback"};
 static long fault_at[EXP_IO_NOPS]; /* fail the k-th call; 0 never */
 static long op_calls[EXP_IO_NOPS];
 static int fault_parsed;
@@ -59,6 +59,11 @@ int exp_io_fault(enum exp_io_op op)
     return -1;
 }
 
+long exp_io_calls(enum exp_io_op op)
+{
+    return op_calls[op];
+}
+
 int exp_io_open(const char *path, int flags, int mode)
 {
     if (exp_io_fault(EXP_IO_OPEN))
@@ -81,6 +86,18 @@ int exp_io_fsync(int fd)
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS && errno != ENOTSUP)
         return -1;
     return 0;
+}
+
+int exp_io_writeback(int fd, off_t off, off_t len)
+{
+    if (exp_io_fault(EXP_IO_WRITEBACK))
+        return -1;
+#ifdef SYNC_FILE_RANGE_WRITE
+    return sync_file_range(fd, off, len, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd, (void)off, (void)len;
+    return 0;
+#endif
 }
 
 int exp_io_close(int fd)

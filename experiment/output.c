@@ -258,13 +258,19 @@ int cli_write_json_file(const char *dir, const char *name, cJSON *root)
     struct cli_atomic a;
     if (cli_atomic_open(&a, dir, name)) {
         cJSON_Delete(root);
+        cli_error("%s", a.err);
         return -1;
     }
     if (cli_write_json(a.f, root)) {
         cli_atomic_abort(&a);
+        cli_error("%s/%s: out of memory", dir, name);
         return -1;
     }
-    return cli_atomic_commit(&a);
+    if (cli_atomic_commit(&a) != 0) {
+        cli_error("%s", a.err);
+        return -1;
+    }
+    return 0;
 }
 
 void cli_json_number(cJSON *o, const char *key, double x)

@@ -158,10 +158,14 @@ int pack_write(const char *dir, const struct pack_input *in,
     cJSON *root = summary_root(in, r, nr);
     cJSON *copy = json ? cJSON_Duplicate(root, 1) : NULL; /* for stdout */
     if (cli_mkdirs(dir) || write_curves(dir, in, r, nr) ||
-        write_summary(dir, in, r, nr) || (json && !copy) ||
-        cli_write_json_file(dir, "summary.json", root)) {
+        write_summary(dir, in, r, nr) || (json && !copy)) {
+        cJSON_Delete(root);
         cJSON_Delete(copy);
         cli_error("%s: cannot write the results", dir);
+        return CLI_FAILURE;
+    }
+    if (cli_write_json_file(dir, "summary.json", root)) { /* said why */
+        cJSON_Delete(copy);
         return CLI_FAILURE;
     }
     if (plots && (chart(dir, "allocation", "GPU allocated / cluster GPUs", in,

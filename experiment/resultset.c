@@ -309,7 +309,9 @@ void exp_set_abort(struct exp_set *s)
 
 /* ---- Committing --------------------------------------------------------- */
 
-/* fsyncs every file and folder under PATH, PATH last. */
+/* fsyncs every file and folder under PATH, PATH last. A file it cannot
+ * look at (other than one gone meanwhile) or a folder it cannot read to
+ * the end is a failure: the set would hold a file nobody fsynced. */
 static int fsync_tree(const char *path, int depth, char *err, size_t errlen)
 {
     DIR *d = opendir(path);
@@ -318,15 +320,28 @@ static int fsync_tree(const char *path, int depth, char *err, size_t errlen)
         return -1;
     }
     int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
+    while (rc == 0) {
+        errno = 0;
+        struct dirent *e = readdir(d);
+        if (!e) {
+            if (errno) {
+                fail(err, errlen, path, errno);
+                rc = -1;
+            }
+            break;
+        }
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         char sub[EXP_PATH_MAX * 2];
         struct stat st;
         snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        if (lstat(sub, &st) != 0)
-            continue;
+        if (lstat(sub, &st) != 0) {
+            if (errno == ENOENT)
+                continue;
+            fail(err, errlen, sub, errno);
+            rc = -1;
+            break;
+        }
         if (S_ISDIR(st.st_mode) && depth < 16)
             rc = fsync_tree(sub, depth + 1, err, errlen);
         else if (S_ISREG(st.st_mode) && exp_io_fsync_path(sub, 0) != 0) {

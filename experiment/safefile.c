@@ -1,6 +1,7 @@
 /* safefile.c -- one output file, written whole or not at all: a temporary
- * beside the target, fsync'ed, renamed over it, the folder fsync'ed; a
- * device, FIFO or "-" streamed to instead of replaced. */
+ * beside the target, fsync'ed, renamed over it, the folder fsync'ed (by
+ * the set's commit when the folder is a result set's); a device, FIFO or
+ * "-" streamed to instead of replaced. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -73,15 +74,10 @@ struct cookie {
  * hint: its failure is not an error (the fsync reports any). */
 static void kick(struct cookie *c)
 {
-#ifdef SYNC_FILE_RANGE_WRITE
     if (c->kick && c->written - c->kicked >= KICK_BYTES) {
-        (void)sync_file_range(c->fd, c->kicked, c->written - c->kicked,
-                              SYNC_FILE_RANGE_WRITE);
+        (void)exp_io_writeback(c->fd, c->kicked, c->written - c->kicked);
         c->kicked = c->written;
     }
-#else
-    (void)c;
-#endif
 }
 
 static ssize_t cookie_write(void *v, const char *buf, size_t n)
@@ -230,17 +226,19 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
     const char *where = x->stream ? x->path : x->tmp;
     char parent[EXP_PATH_MAX], base[EXP_PATH_MAX]; /* WHERE may name it */
     int e = 0;
-    /* In a result set's folder the set's commit fsyncs every file and the
-     * folder (resultset.c, fsync_tree): here that would be done twice. */
-    int in_set = !x->stream &&
-                 exp_split_path(x->path, parent, base, sizeof base) == 0 &&
-                 exp_set_holds(parent);
+    int split = !x->stream &&
+                exp_split_path(x->path, parent, base, sizeof base) == 0;
+    /* In a result set's folder the set's commit fsyncs the folder
+     * (resultset.c, fsync_tree): here that would be done twice. The file
+     * itself is fsync'ed here, on the descriptor that wrote it, so a
+     * writeback error cannot be lost before the set's commit looks. */
+    int in_set = split && exp_set_holds(parent);
     errno = 0;
     if (ferror(x->f) || fflush(x->f) != 0)
         e = errno ? errno : EIO;
     if (!e && x->cookie)
         e = ((struct cookie *)x->cookie)->err;
-    if (!e && x->fd >= 0 && !in_set && exp_io_fsync(x->fd) != 0)
+    if (!e && x->fd >= 0 && exp_io_fsync(x->fd) != 0)
         e = errno;
     if (x->f != stdout) {
         errno = 0;
@@ -260,12 +258,9 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
         exp_temp_forget(x->slot);
         x->slot = -1;
     }
-    if (!e && !x->stream && !in_set) {
-        if (exp_split_path(x->path, parent, base, sizeof base) == 0 &&
-            exp_io_fsync_path(parent, 1) != 0) {
-            e = errno;
-            where = parent;
-        }
+    if (!e && split && !in_set && exp_io_fsync_path(parent, 1) != 0) {
+        e = errno;
+        where = parent;
     }
     if (e) {
         fail(err, errlen, where, e);

@@ -202,8 +202,12 @@ static int write_results(const struct run_config *cfg, const struct trace *t,
         return CLI_FAILURE;
     }
     double t0 = cli_clock();
-    int rc = sim_summarize(w->sim, m) != 0 ||
-             cli_write_json_file(exp_set_dir(set), "summary.json",
+    int rc = sim_summarize(w->sim, m);
+    if (rc) /* the file writes below say why they fail */
+        cli_error("cannot write the results into %s: %s", cfg->out,
+                  sim_strerror(rc));
+    else
+        rc = cli_write_json_file(exp_set_dir(set), "summary.json",
                                  cli_summary_json(cfg, t, w, m)) != 0;
     perf->write_wall_s += cli_clock() - t0;
     if (!rc)
@@ -211,7 +215,6 @@ static int write_results(const struct run_config *cfg, const struct trace *t,
                                  cli_perf_json(perf, w->sim)) != 0;
     if (rc) {
         exp_set_abort(set);
-        cli_error("cannot write the results into %s", cfg->out);
         return CLI_FAILURE;
     }
     if (exp_set_commit(set, err, sizeof err) != 0) {

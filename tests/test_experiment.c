@@ -12,6 +12,7 @@
 
 #include "cli/run_helpers.h"
 #include "experiment.h"
+#include "experiment_internal.h"
 
 #define REF HETSIM_TEST_DATA "/gavel-reference"
 #define MATRIX HETSIM_SOURCE_DIR "/traces/gavel/simulation_throughputs.json"
@@ -372,43 +373,42 @@ Test(reproduce, gavel_makespan_runs_static_traces_of_n_jobs)
     cr_assert_float_eq(v, makespan_h, 1e-5 * makespan_h);
 }
 
-/* Line I of the pattern written below: its bytes worked out on their own. */
-static int pattern_line(char *buf, size_t cap, long i)
+/* Byte I of the pattern written below: worked out on its own. */
+static char pattern_byte(size_t i)
 {
-    return snprintf(buf, cap, "%ld,%ld,row %ld of a file past 4 MB\n", i,
-                    i * 7919 % 100003, i);
+    return (char)('a' + (i * 7919 + i / 4099) % 26);
 }
 
 Test(safefile, a_file_past_many_writeback_starts_is_whole_and_alone,
      .init = make_tmpdir, .fini = remove_tmpdir)
 {
-    /* 20 MB in writes of uneven sizes: the writer starts the disk's
-     * writeback every 4 MB as the file grows (safefile.c), and the
-     * committed file must still be every byte, in order, under its name,
-     * with no temporary left beside it. */
-    char path[256], err[512], line[128];
-    snprintf(path, sizeof path, "%s/big.csv", tmpdir);
+    /* 20 MiB in writes of 64 KiB (the stream's buffer): the writer starts
+     * the disk's writeback each time 4 MiB more have been written
+     * (safefile.c), so 20 / 4 = 5 times; the 2nd start is made to fail,
+     * which must not matter (a hint). The committed file must be every
+     * byte, in order, under its name, with no temporary beside it. */
+    cr_assert_eq(setenv("HETSIM_FAULT", "writeback:2", 1), 0);
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/big.bin", tmpdir);
+    size_t block = (size_t)64 << 10, total = (size_t)20 << 20;
+    char *b = malloc(block);
+    cr_assert_not_null(b);
     struct exp_file x;
     cr_assert_eq(exp_file_open(&x, path, err, sizeof err), 0, "%s", err);
-    long rows = 0;
-    size_t bytes = 0;
-    while (bytes < ((size_t)20 << 20)) {
-        int n = pattern_line(line, sizeof line, rows++);
-        cr_assert_eq(fwrite(line, 1, (size_t)n, x.f), (size_t)n);
-        bytes += (size_t)n;
-        if (rows % 1000 == 0)
-            fflush(x.f); /* writes of other sizes than the buffer's */
+    for (size_t at = 0; at < total; at += block) {
+        for (size_t i = 0; i < block; i++)
+            b[i] = pattern_byte(at + i);
+        cr_assert_eq(fwrite(b, 1, block, x.f), block);
     }
+    free(b);
     cr_assert_eq(exp_file_commit(&x, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(exp_io_calls(EXP_IO_WRITEBACK), 5);
     size_t len;
     char *got = slurp(path, &len);
-    cr_assert_eq(len, bytes);
-    size_t at = 0;
-    for (long i = 0; i < rows; i++) {
-        int n = pattern_line(line, sizeof line, i);
-        cr_assert(memcmp(got + at, line, (size_t)n) == 0, "row %ld differs", i);
-        at += (size_t)n;
-    }
+    cr_assert_eq(len, total);
+    for (size_t i = 0; i < total; i++)
+        if (got[i] != pattern_byte(i))
+            cr_assert_fail("byte %zu differs", i);
     free(got);
     cr_assert_eq(clitest_count_entries(tmpdir), 1, "a temporary was left");
 }
