@@ -38,10 +38,10 @@ static const unsigned legal[] = {
     [JOB_FAILED] = 0,
 };
 
-/* The only place a job's state changes. */
-static void job_set_state(struct sim *s, uint32_t j, enum job_state to)
+/* The only place a job's state changes (record JOB, as every caller
+ * holds it already, the swap path too). */
+static void job_set_state(struct sim_job *job, enum job_state to)
 {
-    struct sim_job *job = sim_job_at(s, j);
     SIM_ASSERT(legal[job->state] & BIT(to));
     job->state = (uint8_t)to;
 }
@@ -95,10 +95,10 @@ static void on_arrival(struct sim *s, const struct sim_event *ev)
     push_next_arrival(s);
     if (!sim_job_fits_somewhere(s, j)) {
         job->failure = JOB_FAIL_UNSCHEDULABLE;
-        job_set_state(s, j, JOB_FAILED);
+        job_set_state(job, JOB_FAILED);
         return;
     }
-    job_set_state(s, j, JOB_QUEUED);
+    job_set_state(job, JOB_QUEUED);
     queue_push(s, j);
     s->instant_changed = 1;
     sim_estimate_arrival(s, j); /* before the policy ranks the job */
@@ -146,7 +146,7 @@ static void on_finish(struct sim *s, const struct sim_event *ev)
     job->slice = 0;
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->finish_time = s->now;
-    job_set_state(s, j, JOB_COMPLETED);
+    job_set_state(job, JOB_COMPLETED);
     s->instant_changed = 1;
     sim_estimate_finish(s, j);
     if (s->policy->on_finish)
@@ -181,11 +181,11 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
     s->instant_changed = 1;
     int again = sim_job_fits_somewhere(s, j);
     if (again) {
-        job_set_state(s, j, JOB_QUEUED);
+        job_set_state(job, JOB_QUEUED);
         queue_push(s, j);
     } else {
         job->failure = JOB_FAIL_UNSCHEDULABLE;
-        job_set_state(s, j, JOB_FAILED);
+        job_set_state(job, JOB_FAILED);
     }
     if (s->policy->on_finish)
         s->policy->on_finish(s->policy->state, s, j);
@@ -215,7 +215,7 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->slice = 0;
     sim_run_stale(s, j, job);
-    job_set_state(s, j, JOB_PREEMPTED);
+    job_set_state(job, JOB_PREEMPTED);
     queue_push(s, j);
     s->instant_changed = 1;
 }
@@ -232,7 +232,7 @@ int sim_drop(struct sim *s, uint32_t j, const char *why)
     s->drop_why[j] = why;
     queue_remove(s, j);
     sim_job_at(s, j)->failure = JOB_FAIL_DROPPED;
-    job_set_state(s, j, JOB_FAILED);
+    job_set_state(sim_job_at(s, j), JOB_FAILED);
     s->instant_changed = 1;
     return 0;
 }
@@ -516,7 +516,7 @@ static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
     const struct sim_class_spec *cl = &s->classes[job->job_class];
     int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
     queue_remove(s, j);
-    job_set_state(s, j, JOB_RUNNING);
+    job_set_state(job, JOB_RUNNING);
     job->gpu_type = p->gpu_type;
     job->spread = p->nseg > 1;
     job->unit_s = (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type];
@@ -621,7 +621,7 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
     }
     s->overhead_gpu_s += paid * job->num_gpus;
     s->preemptions++;
-    job_set_state(s, j, JOB_PREEMPTED);
+    job_set_state(job, JOB_PREEMPTED);
     queue_push(s, j);
 }
 
@@ -658,7 +658,7 @@ static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
     }
     s->overhead_gpu_s += paid * v->num_gpus;
     s->preemptions++;
-    v->state = JOB_PREEMPTED; /* RUNNING -> PREEMPTED: legal */
+    job_set_state(v, JOB_PREEMPTED);
     queue_push(s, victim);
 }
 
@@ -685,7 +685,7 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     job->seg = v->seg;
     v->seg = -1;
     queue_remove(s, j);
-    job->state = JOB_RUNNING; /* QUEUED or PREEMPTED -> RUNNING: legal */
+    job_set_state(job, JOB_RUNNING);
     job->gpu_type = t;
     job->spread = 0;
     job->unit_s = cl->unit_s[t];
