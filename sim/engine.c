@@ -328,16 +328,15 @@ void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
     s->ran_ctx = ctx;
 }
 
-/* Whether EV still counts: a finish, OOM or slice end of a run stopped since
- * (its job's epoch moved on) is stale and may be dropped from the heap. */
+/* Whether EV still counts (sim_event_of_run's rule): an event of a run
+ * stopped since is stale and may be dropped from the heap. */
 static int event_live(const void *ctx, const struct sim_event *ev)
 {
     const struct sim *s = ctx;
-    if (!(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
-          ev->kind == SIM_EV_SLICE))
-        return 1;
     if (s->epochs)
-        return ev->epoch == s->epochs[ev->job];
+        return sim_event_live_in(ev, s->epochs);
+    if (!sim_event_of_run(ev))
+        return 1;
     return !(s->stream && sim_stream_retired(s, ev->job)) &&
            ev->epoch == sim_job_at(s, ev->job)->epoch;
 }

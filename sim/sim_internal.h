@@ -39,6 +39,22 @@ struct sim_event {
     uint32_t epoch; /* the job's epoch when pushed; stale if it moved on */
 };
 
+/* The stale-event rule, in one place (event_live in engine.c, the heap's
+ * compaction): an event of a run (finish, out of memory, slice end) is
+ * stale once its job's epoch has moved on; any other event is live. */
+static inline int sim_event_of_run(const struct sim_event *ev)
+{
+    return ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
+           ev->kind == SIM_EV_SLICE;
+}
+
+/* The rule read from EPOCHS, the compact copy of the jobs' epochs. */
+static inline int sim_event_live_in(const struct sim_event *ev,
+                                    const uint32_t *epochs)
+{
+    return !sim_event_of_run(ev) || ev->epoch == epochs[ev->job];
+}
+
 struct sim_heap {
     struct sim_event *ev; /* (cap) */
     /* When set with LIVE, LIVE's rule read inline: an event of a run
