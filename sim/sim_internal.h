@@ -185,11 +185,15 @@ struct sim {
 #define sim_job_at(s, j)                                                       \
     (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
 
-/* The run of job J (record JOB) ends or moves: its pending event goes
- * stale (the only way a job's epoch changes). */
+/* The run of job J ends or moves: its pending event goes stale (the only
+ * way a job's epoch changes). JOB is J's record, sim_job_at(s, J), which
+ * every caller holds already (checked in debug builds). */
 static inline void sim_run_stale(struct sim *s, uint32_t j,
                                  struct sim_job *job)
 {
+#ifndef NDEBUG
+    SIM_ASSERT(job == sim_job_at(s, j));
+#endif
     job->epoch++;
     if (s->epochs)
         s->epochs[j] = job->epoch;
