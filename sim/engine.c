@@ -357,6 +357,21 @@ static void prefetch_next_job(const struct sim *s)
     __builtin_prefetch(rec + 64);
 }
 
+/* A compact copy of the jobs' epochs, read by the stale-event rule
+ * (sim_event_live_in) and kept with the records' by sim_run_stale. */
+static int copy_epochs(struct sim *s)
+{
+    if (s->njobs == 0)
+        return 0;
+    s->epochs = malloc(s->njobs * sizeof *s->epochs);
+    if (!s->epochs)
+        return SIM_ENOMEM;
+    for (size_t j = 0; j < s->njobs; j++)
+        s->epochs[j] = sim_job_at(s, j)->epoch;
+    s->heap.epochs = s->epochs;
+    return 0;
+}
+
 int sim_run(struct sim *s, const struct sim_policy *p,
             const struct sim_observer *obs, struct sim_error *err)
 {
@@ -371,14 +386,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         return rc;
     if (s->share)
         sim_share_begin(s);
-    if (!s->stream && s->njobs > 0) { /* a copy of the epochs, compact */
-        s->epochs = malloc(s->njobs * sizeof *s->epochs);
-        if (!s->epochs)
-            return SIM_ENOMEM;
-        for (size_t j = 0; j < s->njobs; j++)
-            s->epochs[j] = sim_job_at(s, j)->epoch;
-        s->heap.epochs = s->epochs;
-    }
+    if (!s->stream && (rc = copy_epochs(s)))
+        return rc;
     s->heap.live = event_live;
     s->heap.live_ctx = s;
     push_next_arrival(s);
