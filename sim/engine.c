@@ -516,26 +516,53 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
     return rc ? rc : begin_run(s, j, p, slice, flags);
 }
 
-/* The start of a run whose GPUs J holds already (start_run, sim_swap). */
-static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
-                     double slice, unsigned flags)
+/* The fields every start sets (begin_run, sim_swap): waiting job J (record
+ * JOB) runs on GPU type T, SPREAD or not, at UNIT_S seconds a unit of
+ * work; returns how long its whole work takes, overhead first. */
+static double start_fields(struct sim *s, uint32_t j, struct sim_job *job,
+                           int32_t t, uint8_t spread, double unit_s)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    const struct sim_class_spec *cl = &s->classes[job->job_class];
-    int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
     queue_remove(s, j);
     job_set_state(job, JOB_RUNNING);
-    job->gpu_type = p->gpu_type;
-    job->spread = p->nseg > 1;
-    job->unit_s = (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type];
+    job->gpu_type = t;
+    job->spread = spread;
+    job->unit_s = unit_s;
     if (job->start_time < 0)
         job->start_time = s->now;
     job->last_start = s->now;
     job->overhead_run = job->overhead_due;
     job->overhead_due = 0;
     double run = job->overhead_run + job->work_left * job->unit_s;
-    uint32_t kind = SIM_EV_FINISH;
     job->slice = 0;
+    return run;
+}
+
+/* Whether J's run (record JOB) on GPU type T will run out of memory
+ * (memory.c): it will never finish, and ends instead after oom_detect_s
+ * with SIM_EV_OOM (*RUN, *KIND). */
+static void doom_check(struct sim *s, uint32_t j, struct sim_job *job,
+                       int32_t t, double *run, uint32_t *kind)
+{
+    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && /* else it never is */
+                            sim_mem_overflows(s, j, t));
+    if (job->doomed) {
+        *run = s->oom_detect_s;
+        *kind = SIM_EV_OOM;
+        job->slice = 0;
+    }
+}
+
+/* The start of a run whose GPUs J holds already (start_run). */
+static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
+                     double slice, unsigned flags)
+{
+    struct sim_job *job = sim_job_at(s, j);
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
+    int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
+    double run = start_fields(
+        s, j, job, p->gpu_type, p->nseg > 1,
+        (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type]);
+    uint32_t kind = SIM_EV_FINISH;
     if (slice >= 0) { /* a slice, maybe up to the job's end */
         job->slice = (uint8_t)(1 + (flags & SIM_RUN_NO_PROGRESS));
         job->slice_work = slice;
@@ -550,13 +577,7 @@ static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
                                        ? w / rate
                                        : w * job->unit_s);
     }
-    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && /* else it never is */
-                            sim_mem_overflows(s, j, p->gpu_type));
-    if (job->doomed) { /* it will never finish here (memory.c) */
-        run = s->oom_detect_s;
-        kind = SIM_EV_OOM;
-        job->slice = 0;
-    }
+    doom_check(s, j, job, p->gpu_type, &run, &kind);
     if (s->share)
         return sim_share_start(s, j, p, job->overhead_run, job->doomed);
     s->busy_by_type[p->gpu_type] += job->num_gpus;
@@ -598,23 +619,12 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
     }
 }
 
-/* sim_preempt; with KEEP, its GPUs stay taken (hand_over_gpus). */
-static void stop_run(struct sim *s, uint32_t j, int keep)
+/* The end of both stop paths (stop_run, swap_stop): job J (record JOB),
+ * stopped after ELAPSED seconds of which PAID were restart overhead,
+ * waits again, preempted. */
+static void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
+                      double elapsed, double paid)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    double elapsed = s->now - job->last_start;
-    double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
-    job->work_left = sim_work_left(s, j);
-    if (job->slice == 1 + SIM_RUN_NO_PROGRESS) { /* wasted, as below */
-        job->wasted_s += elapsed;
-        s->wasted_gpu_s += elapsed * job->num_gpus;
-        s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
-    }
-    job->slice = 0;
-    if (keep)
-        hand_over_gpus(s, j);
-    else
-        release_gpus(s, j);
     job->run_s += elapsed;
     sim_run_stale(s, j, job); /* its finish event is now stale */
     job->preemptions++;
@@ -633,6 +643,26 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
     queue_push(s, j);
 }
 
+/* sim_preempt; with KEEP, its GPUs stay taken (hand_over_gpus). */
+static void stop_run(struct sim *s, uint32_t j, int keep)
+{
+    struct sim_job *job = sim_job_at(s, j);
+    double elapsed = s->now - job->last_start;
+    double paid = elapsed < job->overhead_run ? elapsed : job->overhead_run;
+    job->work_left = sim_work_left(s, j);
+    if (job->slice == 1 + SIM_RUN_NO_PROGRESS) { /* wasted, as below */
+        job->wasted_s += elapsed;
+        s->wasted_gpu_s += elapsed * job->num_gpus;
+        s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
+    }
+    job->slice = 0;
+    if (keep)
+        hand_over_gpus(s, j);
+    else
+        release_gpus(s, j);
+    stop_tail(s, j, job, elapsed, paid);
+}
+
 int sim_preempt(struct sim *s, uint32_t j)
 {
     if (j >= s->njobs || sim_job_at(s, j)->state != JOB_RUNNING)
@@ -647,27 +677,10 @@ static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
 {
     double elapsed = s->now - v->last_start;
     double paid = elapsed < v->overhead_run ? elapsed : v->overhead_run;
-    if (!v->doomed) { /* sim_work_left: its working time is elapsed - o */
-        double working = elapsed - v->overhead_run;
-        double left = v->work_left - (working > 0 ? working / v->unit_s : 0);
-        v->work_left = left > 0 ? left : 0;
-    }
+    if (!v->doomed) /* sim_work_left's usual case */
+        v->work_left = sim_run_work_left(v, s->now);
     hand_over_gpus(s, victim);
-    v->run_s += elapsed;
-    sim_run_stale(s, victim, v); /* its finish event is now stale */
-    v->preemptions++;
-    v->overhead_due = v->restart_s >= 0 ? v->restart_s : s->restart_overhead;
-    if (v->doomed) { /* stopped before it ran out of memory: no progress */
-        v->doomed = 0;
-        v->wasted_s += elapsed;
-        s->wasted_gpu_s += elapsed * v->num_gpus;
-        s->wasted_by_type[v->gpu_type] += elapsed * v->num_gpus;
-        paid = 0;
-    }
-    s->overhead_gpu_s += paid * v->num_gpus;
-    s->preemptions++;
-    job_set_state(v, JOB_PREEMPTED);
-    queue_push(s, victim);
+    stop_tail(s, victim, v, elapsed, paid);
 }
 
 /* sim_swap does what stop_run and begin_run would for a whole run on one
@@ -692,23 +705,8 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     swap_stop(s, victim, v);
     job->seg = v->seg;
     v->seg = -1;
-    queue_remove(s, j);
-    job_set_state(job, JOB_RUNNING);
-    job->gpu_type = t;
-    job->spread = 0;
-    job->unit_s = cl->unit_s[t];
-    if (job->start_time < 0)
-        job->start_time = s->now;
-    job->last_start = s->now;
-    job->overhead_run = job->overhead_due;
-    job->overhead_due = 0;
-    double run = job->overhead_run + job->work_left * job->unit_s;
+    double run = start_fields(s, j, job, t, 0, cl->unit_s[t]);
     uint32_t kind = SIM_EV_FINISH;
-    job->slice = 0;
-    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && sim_mem_overflows(s, j, t));
-    if (job->doomed) { /* it will never finish here (memory.c) */
-        run = s->oom_detect_s;
-        kind = SIM_EV_OOM;
-    }
+    doom_check(s, j, job, t, &run, &kind);
     return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
 }

@@ -199,6 +199,17 @@ static inline void sim_run_stale(struct sim *s, uint32_t j,
         s->epochs[j] = job->epoch;
 }
 
+/* The work left at NOW of J's run when it makes progress on its own (not
+ * doomed, not a slice without progress, no GPU sharing): its working time
+ * is the time since its start less its restart overhead (sim_work_left,
+ * sim_swap). */
+static inline double sim_run_work_left(const struct sim_job *j, double now)
+{
+    double working = now - j->last_start - j->overhead_run;
+    double left = j->work_left - (working > 0 ? working / j->unit_s : 0);
+    return left > 0 ? left : 0;
+}
+
 /* ---- Streaming run (stream.c) ------------------------------------------- */
 
 /* Asks the source for the next job when the arrivals read so far are used
