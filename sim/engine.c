@@ -622,7 +622,7 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
 /* The end of both stop paths (stop_run, swap_stop): job J (record JOB),
  * stopped after ELAPSED seconds of which PAID were restart overhead,
  * waits again, preempted. */
-static void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
+static inline void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
                       double elapsed, double paid)
 {
     job->run_s += elapsed;
