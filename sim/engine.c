@@ -559,9 +559,9 @@ static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
     struct sim_job *job = sim_job_at(s, j);
     const struct sim_class_spec *cl = &s->classes[job->job_class];
     int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
-    double run = start_fields(
-        s, j, job, p->gpu_type, p->nseg > 1,
-        (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type]);
+    double run =
+        start_fields(s, j, job, p->gpu_type, p->nseg > 1,
+                     (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type]);
     uint32_t kind = SIM_EV_FINISH;
     if (slice >= 0) { /* a slice, maybe up to the job's end */
         job->slice = (uint8_t)(1 + (flags & SIM_RUN_NO_PROGRESS));
@@ -623,7 +623,7 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
  * stopped after ELAPSED seconds of which PAID were restart overhead,
  * waits again, preempted. */
 static inline void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
-                      double elapsed, double paid)
+                             double elapsed, double paid)
 {
     job->run_s += elapsed;
     sim_run_stale(s, j, job); /* its finish event is now stale */
