@@ -91,14 +91,12 @@ static inline double pol_las_prio(const struct sim_job *j, double now,
     return attained * weight;
 }
 
-/* The order of jobs: (priority, submit time, id); A with priority KA
- * before B with KB. */
+/* The order of jobs: (priority, submit time, id), the run queues' own
+ * (rq_before_key); A with priority KA before B with KB. */
 static inline int pol_pre_before(double ka, const struct rq_item *a, double kb,
                                  const struct rq_item *b)
 {
-    if (ka != kb)
-        return ka < kb;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+    return rq_before_key(ka, a, kb, b);
 }
 
 /* The priority now of E, running in group G (exact at its start). */
