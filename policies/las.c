@@ -52,13 +52,6 @@ static const struct pol_param las_params[] = {
     {NULL, NULL, NULL},
 };
 
-static double las_prio(void *ctx, const struct sim *s, uint32_t job,
-                       double *rate, double *until)
-{
-    const struct las *l = ctx;
-    return pol_las_prio(sim_job(s, job), sim_now(s), l->gpu_time, rate, until);
-}
-
 static double las_repass(void *ctx, const struct sim *s)
 {
     const struct las *l = ctx;
@@ -91,12 +84,15 @@ static int las_create(const struct pol_config *cfg, void **state)
         return SIM_ENOMEM;
     l->quantum = quantum;
     l->gpu_time = strcmp(metric, "gpu_time") == 0;
-    rc = pol_preempt_create(cfg, las_prio, las_repass, l, &l->sched);
+    /* No pol_prio_fn: the scheduler computes LAS's priority itself
+     * (pol_las_prio, prio_kind below) */
+    rc = pol_preempt_create(cfg, NULL, las_repass, l, &l->sched);
     if (rc) {
         free(l);
         return rc;
     }
-    l->sched->las = 1 + l->gpu_time; /* its priority is pol_las_prio */
+    l->sched->prio_kind =
+        l->gpu_time ? PRE_PRIO_LAS_GPU_TIME : PRE_PRIO_LAS_TIME;
     *state = l;
     return 0;
 }
