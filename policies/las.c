@@ -20,20 +20,12 @@
  *
  * Cost: O(log n) at worst per job started or preempted (preemptive.c's
  * run queues, O(1) plus the log of a few runs on a burst; a one-GPU job
- * takes its victim's GPU in one engine call; the engine's event heap drops
- * the finish events of preempted runs, so it holds O(running jobs)): about
- * 930 instructions per preemption and restart on a burst (callgrind,
- * 5,000 jobs, release build with link-time optimisation: sim_swap in one
- * pass over both records, this priority inline in preemptive.c
- * (pol_las_prio), rq_pop inline, the heap's stale test on a compact copy
- * of the epochs), 1,190 before, 1,290 before the rising pieces of the
- * swap loop's lists went in bulk, 1,500 before the bulk, 1,720 without
- * link-time optimisation and with the event heap compacted at half full,
- * 3,400 before the run queues and the swap. On the 30,000-job burst the
- * swap loop prefetches the jobs of the swaps 8 ahead (cache misses are
- * most of its time): whole command on the 2-core sandbox at load 0.4,
- * 2.51 to 2.58 s wall (2.98 to 3.17 s before, in the same minutes), 33x
- * to 37x FIFO's 0.07 s (docs/performance.md).
+ * takes its victim's GPU in one engine call, sim_swap; the engine's event
+ * heap drops the finish events of preempted runs, so it holds O(running
+ * jobs)): about 930 instructions per preemption and restart on a
+ * 5,000-job burst (callgrind, release build with link-time optimisation).
+ * The priority is pol_las_prio, inline in preempt_internal.h. The
+ * commands, wall times and earlier figures are in docs/performance.md.
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running
  * job a waiting one has overtaken, and on a burst the preemptions per job
@@ -59,13 +51,6 @@ static const struct pol_param las_params[] = {
                        "times GPUs (gpu_time)"},
     {NULL, NULL, NULL},
 };
-
-static double las_prio(void *ctx, const struct sim *s, uint32_t job,
-                       double *rate, double *until)
-{
-    const struct las *l = ctx;
-    return pol_las_prio(sim_job(s, job), sim_now(s), l->gpu_time, rate, until);
-}
 
 static double las_repass(void *ctx, const struct sim *s)
 {
@@ -99,12 +84,15 @@ static int las_create(const struct pol_config *cfg, void **state)
         return SIM_ENOMEM;
     l->quantum = quantum;
     l->gpu_time = strcmp(metric, "gpu_time") == 0;
-    rc = pol_preempt_create(cfg, las_prio, las_repass, l, &l->sched);
+    /* No pol_prio_fn: the scheduler computes LAS's priority itself
+     * (pol_las_prio, prio_kind below) */
+    rc = pol_preempt_create(cfg, NULL, las_repass, l, &l->sched);
     if (rc) {
         free(l);
         return rc;
     }
-    l->sched->las = 1 + l->gpu_time; /* its priority is pol_las_prio */
+    l->sched->prio_kind =
+        l->gpu_time ? PRE_PRIO_LAS_GPU_TIME : PRE_PRIO_LAS_TIME;
     *state = l;
     return 0;
 }

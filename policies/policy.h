@@ -277,7 +277,9 @@ typedef double (*pol_prio_fn)(void *ctx, const struct sim *s, uint32_t job,
 /* After each pass: when to look again (INFINITY: not before an event). */
 typedef double (*pol_repass_fn)(void *ctx, const struct sim *s);
 
-/* CTX goes to PRIO and REPASS (which may be NULL); 0 or SIM_ENOMEM. */
+/* CTX goes to PRIO and REPASS (which may be NULL); 0 or SIM_ENOMEM. PRIO
+ * is NULL only for las, whose priority the scheduler computes itself
+ * (preempt_internal.h). */
 struct pol_preempt;
 int pol_preempt_create(const struct pol_config *cfg, pol_prio_fn prio,
                        pol_repass_fn repass, void *ctx,

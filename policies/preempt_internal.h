@@ -27,8 +27,15 @@ struct slot {
     uint32_t pass;      /* the pass that last started it */
 };
 
+/* Where the jobs' priorities come from (pol_pre_file). */
+enum pre_prio {
+    PRE_PRIO_FN,           /* the policy's pol_prio_fn, through PRIO */
+    PRE_PRIO_LAS_TIME,     /* pol_las_prio, attained time (las) */
+    PRE_PRIO_LAS_GPU_TIME, /* pol_las_prio, attained GPU time */
+};
+
 struct pol_preempt {
-    pol_prio_fn prio;
+    pol_prio_fn prio; /* NULL unless prio_kind is PRE_PRIO_FN */
     pol_repass_fn repass;
     void *ctx;
     struct pol_placer *placer;
@@ -36,7 +43,7 @@ struct pol_preempt {
     struct rq_where *where; /* (njobs) its place in a queue; slots' block */
     uint8_t *one_gpu;       /* (njobs) PRE_* bits, set at arrival; same block */
     int prefetch;           /* the jobs' records outgrow the caches */
-    int las;                /* 0, or 1 + gpu_time: prio is pol_las_prio's */
+    enum pre_prio prio_kind;
     struct rq waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
@@ -91,14 +98,12 @@ static inline double pol_las_prio(const struct sim_job *j, double now,
     return attained * weight;
 }
 
-/* The order of jobs: (priority, submit time, id); A with priority KA
- * before B with KB. */
+/* The order of jobs: (priority, submit time, id), the run queues' own
+ * (rq_before_key); A with priority KA before B with KB. */
 static inline int pol_pre_before(double ka, const struct rq_item *a, double kb,
                                  const struct rq_item *b)
 {
-    if (ka != kb)
-        return ka < kb;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+    return rq_before_key(ka, a, kb, b);
 }
 
 /* The priority now of E, running in group G (exact at its start). */

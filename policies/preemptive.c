@@ -150,8 +150,11 @@ int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
 {
     const struct sim_job *j = sim_job(s, job);
     double now = sim_now(s), rate = 0, until = INFINITY;
-    double prio = p->las ? pol_las_prio(j, now, p->las - 1, &rate, &until)
-                         : p->prio(p->ctx, s, job, &rate, &until);
+    double prio =
+        p->prio_kind != PRE_PRIO_FN
+            ? pol_las_prio(j, now, p->prio_kind == PRE_PRIO_LAS_GPU_TIME,
+                           &rate, &until)
+            : p->prio(p->ctx, s, job, &rate, &until);
     *e = (struct rq_item){prio, j->submit_time, job};
     *idx = 0;
     if (j->state == JOB_RUNNING) {

@@ -7,20 +7,6 @@
 #define NONE UINT32_MAX
 #define RUN_KEEP 256 /* items a freed run's array may hold and stay */
 
-static int before(const struct rq_item *a, const struct rq_item *b)
-{
-    if (a->key != b->key)
-        return a->key < b->key;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
-}
-
-/* Whether X belongs nearer the top than Y in Q. */
-static int higher(const struct rq *q, const struct rq_item *x,
-                  const struct rq_item *y)
-{
-    return q->max ? before(y, x) : before(x, y);
-}
-
 static const struct rq_item *run_top(const struct rq_run *r)
 {
     return &r->a[r->dir < 0 ? r->lo : r->hi - 1];
@@ -43,10 +29,10 @@ static void set_at(struct rq *q, uint32_t i, struct rq_top t)
 
 static void heap_up(struct rq *q, uint32_t i)
 {
-    if (i == 0 || !higher(q, &q->heap[i].top, &q->heap[(i - 1) / 2].top))
+    if (i == 0 || !rq_higher(q, &q->heap[i].top, &q->heap[(i - 1) / 2].top))
         return; /* in its place already */
     struct rq_top t = q->heap[i];
-    while (i > 0 && higher(q, &t.top, &q->heap[(i - 1) / 2].top)) {
+    while (i > 0 && rq_higher(q, &t.top, &q->heap[(i - 1) / 2].top)) {
         set_at(q, i, q->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
@@ -59,7 +45,7 @@ static uint32_t top_child(const struct rq *q, uint32_t i)
     uint32_t c = 2 * i + 1;
     if (c >= q->hlen)
         return NONE;
-    if (c + 1 < q->hlen && higher(q, &q->heap[c + 1].top, &q->heap[c].top))
+    if (c + 1 < q->hlen && rq_higher(q, &q->heap[c + 1].top, &q->heap[c].top))
         c++;
     return c;
 }
@@ -67,14 +53,14 @@ static uint32_t top_child(const struct rq *q, uint32_t i)
 static void heap_down(struct rq *q, uint32_t i)
 {
     uint32_t c = top_child(q, i);
-    if (c == NONE || !higher(q, &q->heap[c].top, &q->heap[i].top))
+    if (c == NONE || !rq_higher(q, &q->heap[c].top, &q->heap[i].top))
         return; /* in its place already */
     struct rq_top t = q->heap[i];
     do {
         set_at(q, i, q->heap[c]);
         i = c;
     } while ((c = top_child(q, i)) != NONE &&
-             higher(q, &q->heap[c].top, &t.top));
+             rq_higher(q, &q->heap[c].top, &t.top));
     set_at(q, i, t);
 }
 
@@ -84,7 +70,7 @@ static void heap_remove_at(struct rq *q, uint32_t i)
     if (i >= q->hlen)
         return;
     set_at(q, i, last);
-    if (i > 0 && higher(q, &last.top, &q->heap[(i - 1) / 2].top))
+    if (i > 0 && rq_higher(q, &last.top, &q->heap[(i - 1) / 2].top))
         heap_up(q, i);
     else
         heap_down(q, i);
@@ -192,8 +178,8 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
     if (run != NONE) {
         struct rq_run *r = &q->runs[run];
         const struct rq_item *end = &r->a[r->hi - 1];
-        int up = r->dir >= 0 && higher(q, &e, end);
-        if (up || (r->dir <= 0 && higher(q, end, &e))) {
+        int up = r->dir >= 0 && rq_higher(q, &e, end);
+        if (up || (r->dir <= 0 && rq_higher(q, end, &e))) {
             if (run_room(q, w, run) != 0)
                 return -1;
             r->dir = up ? 1 : -1;
@@ -246,7 +232,7 @@ int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
     /* Each rising piece of 4 or more items is a run of its own (a pass's
      * list of started jobs breaks where two priorities round to one key). */
     for (uint32_t from = 0, i; from < n; from = i) {
-        for (i = from + 1; i < n && higher(q, &e[i], &e[i - 1]); i++)
+        for (i = from + 1; i < n && rq_higher(q, &e[i], &e[i - 1]); i++)
             ;
         if (i - from >= 4) {
             if (push_run(q, w, e + from, i - from) != 0)
@@ -321,25 +307,12 @@ struct rq_item rq_pop_any(struct rq *q, struct rq_where *w)
     uint32_t run = q->heap[0].run;
     struct rq_run *r = &q->runs[run];
     /* Mostly the run's next item is alive and stays on top (a pass takes
-     * its jobs from one run): take's and fix_top's work, inline. */
+     * its jobs from one run): take's and fix_top's work, rq_pop_next. */
     uint32_t i = r->dir < 0 ? r->lo + 1 : r->hi - 2;
     if (r->hi - r->lo < 2 ||
         (r->live != r->hi - r->lo && !alive(q, w, run, i))) /* dead ones */
         return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
-    struct rq_item e = q->heap[0].top; /* the copy of the run's top */
-    w[e.job].queue = 0;
-    r->live--;
-    q->len--;
-    if (r->dir < 0)
-        r->lo++;
-    else
-        r->hi--;
-    const struct rq_item *next = &r->a[i];
-    q->heap[0].top = *next;
-    if ((q->hlen >= 2 && higher(q, &q->heap[1].top, next)) ||
-        (q->hlen >= 3 && higher(q, &q->heap[2].top, next)))
-        heap_down(q, 0);
-    return e;
+    return rq_pop_next(q, w, r); /* its top becomes r->a[i] */
 }
 
 struct rq_item rq_remove(struct rq *q, struct rq_where *w, uint32_t job)

@@ -90,15 +90,43 @@ struct rq_item rq_pop_any(struct rq *q, struct rq_where *w);
 /* Moves the heap of runs' top down to its place (after it changed). */
 void rq_sink_top(struct rq *q);
 
-/* Whether X belongs nearer the top than Y in Q: the order is (key, submit,
- * job), reversed when Q->max. */
+/* The order of items, the one of every run queue and of the preemptive
+ * scheduler (pol_pre_before): (key, submit, job); A with key KA before B
+ * with key KB (a key given apart, as a priority now, or the item's). */
+static inline int rq_before_key(double ka, const struct rq_item *a, double kb,
+                                const struct rq_item *b)
+{
+    if (ka != kb)
+        return ka < kb;
+    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+}
+
+/* Whether X belongs nearer the top than Y in Q: rq_before_key's order,
+ * reversed when Q->max. */
 static inline int rq_higher(const struct rq *q, const struct rq_item *x,
                             const struct rq_item *y)
 {
-    const struct rq_item *a = q->max ? y : x, *b = q->max ? x : y;
-    if (a->key != b->key)
-        return a->key < b->key;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+    return q->max ? rq_before_key(y->key, y, x->key, x)
+                  : rq_before_key(x->key, x, y->key, y);
+}
+
+/* The usual pop (rq_pop, rq_pop_any): the top's run R, its dead entries
+ * aside, has a next item, alive, which becomes the run's top; the run
+ * goes down the heap of runs only when a child's top is higher. */
+static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
+                                         struct rq_run *r)
+{
+    struct rq_item e = q->heap[0].top; /* the copy of the run's top */
+    w[e.job].queue = 0;
+    r->live--;
+    q->len--;
+    const struct rq_item *next =
+        r->dir < 0 ? &r->a[++r->lo] : &r->a[--r->hi - 1];
+    q->heap[0].top = *next;
+    if ((q->hlen >= 2 && rq_higher(q, &q->heap[1].top, next)) ||
+        (q->hlen >= 3 && rq_higher(q, &q->heap[2].top, next)))
+        rq_sink_top(q);
+    return e;
 }
 
 /* Takes the top item out (the queue is not empty). Inline for the usual
@@ -112,17 +140,7 @@ static inline struct rq_item rq_pop(struct rq *q, struct rq_where *w)
     struct rq_run *r = &q->runs[run];
     if (r->hi - r->lo < 2 || r->live != r->hi - r->lo) /* dead ones */
         return rq_pop_any(q, w);
-    struct rq_item e = q->heap[0].top; /* the copy of the run's top */
-    w[e.job].queue = 0;
-    r->live--;
-    q->len--;
-    const struct rq_item *next =
-        r->dir < 0 ? &r->a[++r->lo] : &r->a[--r->hi - 1];
-    q->heap[0].top = *next;
-    if ((q->hlen >= 2 && rq_higher(q, &q->heap[1].top, next)) ||
-        (q->hlen >= 3 && rq_higher(q, &q->heap[2].top, next)))
-        rq_sink_top(q);
-    return e;
+    return rq_pop_next(q, w, r);
 }
 
 /* Takes JOB's item out (JOB is in Q). */

@@ -38,10 +38,10 @@ static const unsigned legal[] = {
     [JOB_FAILED] = 0,
 };
 
-/* The only place a job's state changes. */
-static void job_set_state(struct sim *s, uint32_t j, enum job_state to)
+/* The only place a job's state changes (record JOB, as every caller
+ * holds it already, the swap path too). */
+static void job_set_state(struct sim_job *job, enum job_state to)
 {
-    struct sim_job *job = sim_job_at(s, j);
     SIM_ASSERT(legal[job->state] & BIT(to));
     job->state = (uint8_t)to;
 }
@@ -95,10 +95,10 @@ static void on_arrival(struct sim *s, const struct sim_event *ev)
     push_next_arrival(s);
     if (!sim_job_fits_somewhere(s, j)) {
         job->failure = JOB_FAIL_UNSCHEDULABLE;
-        job_set_state(s, j, JOB_FAILED);
+        job_set_state(job, JOB_FAILED);
         return;
     }
-    job_set_state(s, j, JOB_QUEUED);
+    job_set_state(job, JOB_QUEUED);
     queue_push(s, j);
     s->instant_changed = 1;
     sim_estimate_arrival(s, j); /* before the policy ranks the job */
@@ -146,7 +146,7 @@ static void on_finish(struct sim *s, const struct sim_event *ev)
     job->slice = 0;
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->finish_time = s->now;
-    job_set_state(s, j, JOB_COMPLETED);
+    job_set_state(job, JOB_COMPLETED);
     s->instant_changed = 1;
     sim_estimate_finish(s, j);
     if (s->policy->on_finish)
@@ -181,11 +181,11 @@ static void on_oom(struct sim *s, const struct sim_event *ev)
     s->instant_changed = 1;
     int again = sim_job_fits_somewhere(s, j);
     if (again) {
-        job_set_state(s, j, JOB_QUEUED);
+        job_set_state(job, JOB_QUEUED);
         queue_push(s, j);
     } else {
         job->failure = JOB_FAIL_UNSCHEDULABLE;
-        job_set_state(s, j, JOB_FAILED);
+        job_set_state(job, JOB_FAILED);
     }
     if (s->policy->on_finish)
         s->policy->on_finish(s->policy->state, s, j);
@@ -215,7 +215,7 @@ static void on_slice_end(struct sim *s, const struct sim_event *ev)
     s->overhead_gpu_s += job->overhead_run * job->num_gpus;
     job->slice = 0;
     sim_run_stale(s, j, job);
-    job_set_state(s, j, JOB_PREEMPTED);
+    job_set_state(job, JOB_PREEMPTED);
     queue_push(s, j);
     s->instant_changed = 1;
 }
@@ -232,7 +232,7 @@ int sim_drop(struct sim *s, uint32_t j, const char *why)
     s->drop_why[j] = why;
     queue_remove(s, j);
     sim_job_at(s, j)->failure = JOB_FAIL_DROPPED;
-    job_set_state(s, j, JOB_FAILED);
+    job_set_state(sim_job_at(s, j), JOB_FAILED);
     s->instant_changed = 1;
     return 0;
 }
@@ -328,16 +328,15 @@ void sim_on_run_end(struct sim *s, sim_ran_fn *ran, void *ctx)
     s->ran_ctx = ctx;
 }
 
-/* Whether EV still counts: a finish, OOM or slice end of a run stopped since
- * (its job's epoch moved on) is stale and may be dropped from the heap. */
+/* Whether EV still counts (sim_event_of_run's rule): an event of a run
+ * stopped since is stale and may be dropped from the heap. */
 static int event_live(const void *ctx, const struct sim_event *ev)
 {
     const struct sim *s = ctx;
-    if (!(ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
-          ev->kind == SIM_EV_SLICE))
-        return 1;
     if (s->epochs)
-        return ev->epoch == s->epochs[ev->job];
+        return sim_event_live_in(ev, s->epochs);
+    if (!sim_event_of_run(ev))
+        return 1;
     return !(s->stream && sim_stream_retired(s, ev->job)) &&
            ev->epoch == sim_job_at(s, ev->job)->epoch;
 }
@@ -358,6 +357,21 @@ static void prefetch_next_job(const struct sim *s)
     __builtin_prefetch(rec + 64);
 }
 
+/* A compact copy of the jobs' epochs, read by the stale-event rule
+ * (sim_event_live_in) and kept with the records' by sim_run_stale. */
+static int copy_epochs(struct sim *s)
+{
+    if (s->njobs == 0)
+        return 0;
+    s->epochs = malloc(s->njobs * sizeof *s->epochs);
+    if (!s->epochs)
+        return SIM_ENOMEM;
+    for (size_t j = 0; j < s->njobs; j++)
+        s->epochs[j] = sim_job_at(s, j)->epoch;
+    s->heap.epochs = s->epochs;
+    return 0;
+}
+
 int sim_run(struct sim *s, const struct sim_policy *p,
             const struct sim_observer *obs, struct sim_error *err)
 {
@@ -372,14 +386,8 @@ int sim_run(struct sim *s, const struct sim_policy *p,
         return rc;
     if (s->share)
         sim_share_begin(s);
-    if (!s->stream && s->njobs > 0) { /* a copy of the epochs, compact */
-        s->epochs = malloc(s->njobs * sizeof *s->epochs);
-        if (!s->epochs)
-            return SIM_ENOMEM;
-        for (size_t j = 0; j < s->njobs; j++)
-            s->epochs[j] = sim_job_at(s, j)->epoch;
-        s->heap.epochs = s->epochs;
-    }
+    if (!s->stream && (rc = copy_epochs(s)))
+        return rc;
     s->heap.live = event_live;
     s->heap.live_ctx = s;
     push_next_arrival(s);
@@ -508,26 +516,53 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
     return rc ? rc : begin_run(s, j, p, slice, flags);
 }
 
-/* The start of a run whose GPUs J holds already (start_run, sim_swap). */
-static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
-                     double slice, unsigned flags)
+/* The fields every start sets (begin_run, sim_swap): waiting job J (record
+ * JOB) runs on GPU type T, SPREAD or not, at UNIT_S seconds a unit of
+ * work; returns how long its whole work takes, overhead first. */
+static double start_fields(struct sim *s, uint32_t j, struct sim_job *job,
+                           int32_t t, uint8_t spread, double unit_s)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    const struct sim_class_spec *cl = &s->classes[job->job_class];
-    int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
     queue_remove(s, j);
-    job_set_state(s, j, JOB_RUNNING);
-    job->gpu_type = p->gpu_type;
-    job->spread = p->nseg > 1;
-    job->unit_s = (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type];
+    job_set_state(job, JOB_RUNNING);
+    job->gpu_type = t;
+    job->spread = spread;
+    job->unit_s = unit_s;
     if (job->start_time < 0)
         job->start_time = s->now;
     job->last_start = s->now;
     job->overhead_run = job->overhead_due;
     job->overhead_due = 0;
     double run = job->overhead_run + job->work_left * job->unit_s;
-    uint32_t kind = SIM_EV_FINISH;
     job->slice = 0;
+    return run;
+}
+
+/* Whether J's run (record JOB) on GPU type T will run out of memory
+ * (memory.c): it will never finish, and ends instead after oom_detect_s
+ * with SIM_EV_OOM (*RUN, *KIND). */
+static void doom_check(struct sim *s, uint32_t j, struct sim_job *job,
+                       int32_t t, double *run, uint32_t *kind)
+{
+    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && /* else it never is */
+                            sim_mem_overflows(s, j, t));
+    if (job->doomed) {
+        *run = s->oom_detect_s;
+        *kind = SIM_EV_OOM;
+        job->slice = 0;
+    }
+}
+
+/* The start of a run whose GPUs J holds already (start_run). */
+static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
+                     double slice, unsigned flags)
+{
+    struct sim_job *job = sim_job_at(s, j);
+    const struct sim_class_spec *cl = &s->classes[job->job_class];
+    int spread = p->nseg > 1 && !(flags & SIM_RUN_CONSOLIDATED);
+    double run =
+        start_fields(s, j, job, p->gpu_type, p->nseg > 1,
+                     (spread ? cl->spread_unit_s : cl->unit_s)[p->gpu_type]);
+    uint32_t kind = SIM_EV_FINISH;
     if (slice >= 0) { /* a slice, maybe up to the job's end */
         job->slice = (uint8_t)(1 + (flags & SIM_RUN_NO_PROGRESS));
         job->slice_work = slice;
@@ -542,13 +577,7 @@ static int begin_run(struct sim *s, uint32_t j, const struct sim_placement *p,
                                        ? w / rate
                                        : w * job->unit_s);
     }
-    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && /* else it never is */
-                            sim_mem_overflows(s, j, p->gpu_type));
-    if (job->doomed) { /* it will never finish here (memory.c) */
-        run = s->oom_detect_s;
-        kind = SIM_EV_OOM;
-        job->slice = 0;
-    }
+    doom_check(s, j, job, p->gpu_type, &run, &kind);
     if (s->share)
         return sim_share_start(s, j, p, job->overhead_run, job->doomed);
     s->busy_by_type[p->gpu_type] += job->num_gpus;
@@ -590,6 +619,30 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
     }
 }
 
+/* The end of both stop paths (stop_run, swap_stop): job J (record JOB),
+ * stopped after ELAPSED seconds of which PAID were restart overhead,
+ * waits again, preempted. */
+static inline void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
+                             double elapsed, double paid)
+{
+    job->run_s += elapsed;
+    sim_run_stale(s, j, job); /* its finish event is now stale */
+    job->preemptions++;
+    job->overhead_due =
+        job->restart_s >= 0 ? job->restart_s : s->restart_overhead;
+    if (job->doomed) { /* stopped before it ran out of memory: no progress */
+        job->doomed = 0;
+        job->wasted_s += elapsed;
+        s->wasted_gpu_s += elapsed * job->num_gpus;
+        s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
+        paid = 0;
+    }
+    s->overhead_gpu_s += paid * job->num_gpus;
+    s->preemptions++;
+    job_set_state(job, JOB_PREEMPTED);
+    queue_push(s, j);
+}
+
 /* sim_preempt; with KEEP, its GPUs stay taken (hand_over_gpus). */
 static void stop_run(struct sim *s, uint32_t j, int keep)
 {
@@ -607,22 +660,7 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
         hand_over_gpus(s, j);
     else
         release_gpus(s, j);
-    job->run_s += elapsed;
-    sim_run_stale(s, j, job); /* its finish event is now stale */
-    job->preemptions++;
-    job->overhead_due =
-        job->restart_s >= 0 ? job->restart_s : s->restart_overhead;
-    if (job->doomed) { /* stopped before it ran out of memory: no progress */
-        job->doomed = 0;
-        job->wasted_s += elapsed;
-        s->wasted_gpu_s += elapsed * job->num_gpus;
-        s->wasted_by_type[job->gpu_type] += elapsed * job->num_gpus;
-        paid = 0;
-    }
-    s->overhead_gpu_s += paid * job->num_gpus;
-    s->preemptions++;
-    job_set_state(s, j, JOB_PREEMPTED);
-    queue_push(s, j);
+    stop_tail(s, j, job, elapsed, paid);
 }
 
 int sim_preempt(struct sim *s, uint32_t j)
@@ -639,27 +677,10 @@ static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
 {
     double elapsed = s->now - v->last_start;
     double paid = elapsed < v->overhead_run ? elapsed : v->overhead_run;
-    if (!v->doomed) { /* sim_work_left: its working time is elapsed - o */
-        double working = elapsed - v->overhead_run;
-        double left = v->work_left - (working > 0 ? working / v->unit_s : 0);
-        v->work_left = left > 0 ? left : 0;
-    }
+    if (!v->doomed) /* sim_work_left's usual case */
+        v->work_left = sim_run_work_left(v, s->now);
     hand_over_gpus(s, victim);
-    v->run_s += elapsed;
-    sim_run_stale(s, victim, v); /* its finish event is now stale */
-    v->preemptions++;
-    v->overhead_due = v->restart_s >= 0 ? v->restart_s : s->restart_overhead;
-    if (v->doomed) { /* stopped before it ran out of memory: no progress */
-        v->doomed = 0;
-        v->wasted_s += elapsed;
-        s->wasted_gpu_s += elapsed * v->num_gpus;
-        s->wasted_by_type[v->gpu_type] += elapsed * v->num_gpus;
-        paid = 0;
-    }
-    s->overhead_gpu_s += paid * v->num_gpus;
-    s->preemptions++;
-    v->state = JOB_PREEMPTED; /* RUNNING -> PREEMPTED: legal */
-    queue_push(s, victim);
+    stop_tail(s, victim, v, elapsed, paid);
 }
 
 /* sim_swap does what stop_run and begin_run would for a whole run on one
@@ -684,23 +705,8 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     swap_stop(s, victim, v);
     job->seg = v->seg;
     v->seg = -1;
-    queue_remove(s, j);
-    job->state = JOB_RUNNING; /* QUEUED or PREEMPTED -> RUNNING: legal */
-    job->gpu_type = t;
-    job->spread = 0;
-    job->unit_s = cl->unit_s[t];
-    if (job->start_time < 0)
-        job->start_time = s->now;
-    job->last_start = s->now;
-    job->overhead_run = job->overhead_due;
-    job->overhead_due = 0;
-    double run = job->overhead_run + job->work_left * job->unit_s;
+    double run = start_fields(s, j, job, t, 0, cl->unit_s[t]);
     uint32_t kind = SIM_EV_FINISH;
-    job->slice = 0;
-    job->doomed = (uint8_t)(job->gpu_mem_mb > 0 && sim_mem_overflows(s, j, t));
-    if (job->doomed) { /* it will never finish here (memory.c) */
-        run = s->oom_detect_s;
-        kind = SIM_EV_OOM;
-    }
+    doom_check(s, j, job, t, &run, &kind);
     return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
 }

@@ -40,9 +40,7 @@ static void compact(struct sim_heap *h)
     if (h->epochs) /* live's rule, inline */
         for (size_t i = 0; i < h->len; i++) {
             const struct sim_event *e = &h->ev[i];
-            if ((e->kind != SIM_EV_FINISH && e->kind != SIM_EV_OOM &&
-                 e->kind != SIM_EV_SLICE) ||
-                e->epoch == h->epochs[e->job])
+            if (sim_event_live_in(e, h->epochs))
                 h->ev[n++] = *e;
         }
     else

@@ -150,8 +150,7 @@ int sim_frag_current(const struct sim *s)
 
 void sim_frag_touch(struct sim *s, int32_t node)
 {
-    const struct sim_frag *fr = s->frag;
-    if (fr->deferred || fr->last_t != s->now) /* else it would add 0 */
+    if (!sim_frag_current(s)) /* else it would add 0 */
         sim_frag_update(s, node, s->node_free[node], s->node_free[node]);
 }
 

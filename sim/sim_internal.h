@@ -39,6 +39,22 @@ struct sim_event {
     uint32_t epoch; /* the job's epoch when pushed; stale if it moved on */
 };
 
+/* The stale-event rule, in one place (event_live in engine.c, the heap's
+ * compaction): an event of a run (finish, out of memory, slice end) is
+ * stale once its job's epoch has moved on; any other event is live. */
+static inline int sim_event_of_run(const struct sim_event *ev)
+{
+    return ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
+           ev->kind == SIM_EV_SLICE;
+}
+
+/* The rule read from EPOCHS, the compact copy of the jobs' epochs. */
+static inline int sim_event_live_in(const struct sim_event *ev,
+                                    const uint32_t *epochs)
+{
+    return !sim_event_of_run(ev) || ev->epoch == epochs[ev->job];
+}
+
 struct sim_heap {
     struct sim_event *ev; /* (cap) */
     /* When set with LIVE, LIVE's rule read inline: an event of a run
@@ -169,14 +185,29 @@ struct sim {
 #define sim_job_at(s, j)                                                       \
     (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
 
-/* The run of job J (record JOB) ends or moves: its pending event goes
- * stale (the only way a job's epoch changes). */
+/* The run of job J ends or moves: its pending event goes stale (the only
+ * way a job's epoch changes). JOB is J's record, sim_job_at(s, J), which
+ * every caller holds already (checked in debug builds). */
 static inline void sim_run_stale(struct sim *s, uint32_t j,
                                  struct sim_job *job)
 {
+#ifndef NDEBUG
+    SIM_ASSERT(job == sim_job_at(s, j));
+#endif
     job->epoch++;
     if (s->epochs)
         s->epochs[j] = job->epoch;
+}
+
+/* The work left at NOW of J's run when it makes progress on its own (not
+ * doomed, not a slice without progress, no GPU sharing): its working time
+ * is the time since its start less its restart overhead (sim_work_left,
+ * sim_swap). */
+static inline double sim_run_work_left(const struct sim_job *j, double now)
+{
+    double working = now - j->last_start - j->overhead_run;
+    double left = j->work_left - (working > 0 ? working / j->unit_s : 0);
+    return left > 0 ? left : 0;
 }
 
 /* ---- Streaming run (stream.c) ------------------------------------------- */

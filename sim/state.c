@@ -402,9 +402,7 @@ double sim_work_left(const struct sim *s, uint32_t job)
         return j->work_left;
     if (s->share)
         return sim_share_work_left(s, job);
-    double working = s->now - j->last_start - j->overhead_run;
-    double left = j->work_left - (working > 0 ? working / j->unit_s : 0);
-    return left > 0 ? left : 0;
+    return sim_run_work_left(j, s->now);
 }
 
 const struct sim_class_spec *sim_class(const struct sim *s, int32_t cls)

@@ -14,22 +14,64 @@ static const char *const two_gpus =
     "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1000, \"speed\": 1}],"
     " \"nodes\": [{\"gpu_type\": \"G\", \"gpus_per_node\": 2}]}";
 
+/* What a run shows besides the jobs' fields (swap.reports_...): each run
+ * end reported (sim_on_run_end) and, after each pass of rotate, the
+ * clock, the busy counts and the fragmentation integral. */
+struct ran {
+    uint32_t job;
+    int32_t node, gpus;
+    double start, end;
+};
+struct after_pass {
+    double now, frag_area;
+    int32_t busy, busy0;
+};
+struct probe {
+    struct ran ran[512];
+    struct after_pass pass[512];
+    size_t nran, npass;
+};
+static struct probe *probe; /* where rotate records, or NULL */
+
+static void tally_ran(void *ctx, uint32_t job, int32_t node, int32_t gpus,
+                      double start, double end)
+{
+    struct probe *pr = ctx;
+    cr_assert_lt(pr->nran, 512);
+    pr->ran[pr->nran++] = (struct ran){job, node, gpus, start, end};
+}
+
+static int rotate_pass(void *state, struct sim *s);
+
+/* rotate_pass, then the probe's record of what it left. */
+static int rotate(void *state, struct sim *s)
+{
+    int rc = rotate_pass(state, s);
+    if (probe) {
+        cr_assert_lt(probe->npass, 512);
+        probe->pass[probe->npass++] = (struct after_pass){
+            sim_now(s), sim_frag_area(s), s->busy, s->busy_by_type[0]};
+    }
+    return rc;
+}
+
 /* The test policy: free GPUs go to the waiting jobs in queue order; then
  * the queue's head takes the GPU of the running job that started longest
  * ago, if that was 7 s or more ago, by sim_swap (state NULL) or by
  * sim_preempt then sim_start (state non-NULL); a pass comes again 7 s
  * later while jobs wait. */
-static int rotate(void *state, struct sim *s)
+static int rotate_pass(void *state, struct sim *s)
 {
     struct sim_placement pl;
     struct sim_seg seg;
     for (int32_t h = sim_queue_head(s); h >= 0;) {
         int32_t next = sim_queue_next(s, (uint32_t)h);
+        int32_t need = sim_job(s, (uint32_t)h)->num_gpus;
         if (sim_free_gpus(s, 0) == 0)
             break;
         for (int32_t n = 0; n < sim_cluster(s)->nnodes; n++)
-            if (sim_node_free(s, n) > 0) {
-                seg = (struct sim_seg){n, 1};
+            if (sim_node_free(s, n) >= need) {
+                seg = (struct sim_seg){n, need};
                 pl = (struct sim_placement){0, 1, &seg, NULL};
                 int rc = sim_start(s, (uint32_t)h, &pl);
                 if (rc)
@@ -46,8 +88,8 @@ static int rotate(void *state, struct sim *s)
              job->last_start < sim_job(s, (uint32_t)oldest)->last_start))
             oldest = (int32_t)j;
     }
-    if (head < 0)
-        return 0;
+    if (head < 0 || sim_job(s, (uint32_t)head)->num_gpus > 1)
+        return 0; /* the 2-GPU job of swap.reports_... waits for both */
     int rc = 0;
     if (oldest >= 0 &&
         sim_now(s) - sim_job(s, (uint32_t)oldest)->last_start >= 7) {
@@ -125,6 +167,82 @@ Test(swap, matches_a_preemption_then_a_start_field_by_field)
     cr_assert_gt(a->overhead_gpu_s, 0);
     sim_destroy(a);
     sim_destroy(b);
+    cluster_destroy(c);
+}
+
+/* What the swap's own path skips (hand_over_gpus: the free GPUs, the
+ * busy counts, and the run-end reports and fragmentation touches when no
+ * one asks): each run end reported, the fragmentation integral, the busy
+ * counts and the clock after every pass are those of the general path,
+ * with and without a run-end callback; and the compact copy of the
+ * epochs (sim->epochs) still equals every record's at the end. */
+Test(swap, reports_runs_and_counts_as_the_general_path)
+{
+    struct cluster *c = NULL;
+    struct sim_error err = {0};
+    cr_assert_eq(cluster_parse(two_gpus, "test", &c, &err), 0, "%s", err.text);
+    static int general = 1;
+    static struct probe pa, pb;
+    for (int report = 0; report <= 1; report++) {
+        struct sim *a = five_jobs(c), *b = five_jobs(c);
+        /* A 2-GPU job after the others: while one GPU is free, it is
+         * a fragment (run_frag.c), so the integral grows. */
+        struct sim_job_spec two = {1000, 5, 2, 0, 5, 0, 0, 0, 0};
+        cr_assert_eq(sim_add_job(a, &two), 0);
+        cr_assert_eq(sim_add_job(b, &two), 0);
+        pa = (struct probe){0};
+        pb = (struct probe){0};
+        if (report) {
+            sim_on_run_end(a, tally_ran, &pa);
+            sim_on_run_end(b, tally_ran, &pb);
+        }
+        struct sim_policy sa = {"swap", NULL, NULL, NULL, rotate};
+        struct sim_policy sb = {"preempt-start", &general, NULL, NULL, rotate};
+        probe = &pa;
+        cr_assert_eq(sim_run(a, &sa, NULL, &err), 0, "%s", err.text);
+        probe = &pb;
+        cr_assert_eq(sim_run(b, &sb, NULL, &err), 0, "%s", err.text);
+        probe = NULL;
+        cr_assert_eq(pa.nran, pb.nran, "report %d", report);
+        cr_assert_eq(pa.nran > 0, report); /* reports only when asked */
+        for (size_t i = 0; i < pa.nran; i++) {
+            const struct ran *x = &pa.ran[i], *y = &pb.ran[i];
+            cr_assert(x->job == y->job && x->node == y->node &&
+                          x->gpus == y->gpus && x->start == y->start &&
+                          x->end == y->end,
+                      "run end %zu: job %u [%.17g, %.17g] / job %u "
+                      "[%.17g, %.17g]",
+                      i, x->job, x->start, x->end, y->job, y->start, y->end);
+        }
+        cr_assert_eq(pa.npass, pb.npass, "report %d", report);
+        for (size_t i = 0; i < pa.npass; i++) {
+            const struct after_pass *x = &pa.pass[i], *y = &pb.pass[i];
+            cr_assert(x->now == y->now && x->busy == y->busy &&
+                          x->busy0 == y->busy0 && x->frag_area == y->frag_area,
+                      "pass %zu (report %d): now %.17g / %.17g, busy %d / "
+                      "%d, area %.17g / %.17g",
+                      i, report, x->now, y->now, x->busy, y->busy, x->frag_area,
+                      y->frag_area);
+        }
+        cr_assert(sim_frag_area(a) == sim_frag_area(b), "%.17g / %.17g",
+                  sim_frag_area(a), sim_frag_area(b));
+        cr_assert(sim_now(a) == sim_now(b));
+        cr_assert_eq(a->busy, b->busy);
+        cr_assert_eq(a->busy_by_type[0], b->busy_by_type[0]);
+        /* Worth comparing: the integral grew, GPUs were busy, swaps. */
+        cr_assert_gt(sim_frag_area(a), 0);
+        int32_t most = 0;
+        for (size_t i = 0; i < pa.npass; i++)
+            most = pa.pass[i].busy > most ? (int32_t)pa.pass[i].busy : most;
+        cr_assert_eq(most, 2);
+        cr_assert_geq(a->preemptions, 5);
+        cr_assert_not_null(a->epochs);
+        cr_assert_eq(sim_job(a, 5)->state, JOB_COMPLETED);
+        for (uint32_t j = 0; j < 6; j++)
+            cr_assert_eq(a->epochs[j], sim_job(a, j)->epoch, "job %u", j);
+        sim_destroy(a);
+        sim_destroy(b);
+    }
     cluster_destroy(c);
 }
 
