@@ -226,8 +226,8 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
     const char *where = x->stream ? x->path : x->tmp;
     char parent[EXP_PATH_MAX], base[EXP_PATH_MAX]; /* WHERE may name it */
     int e = 0;
-    int split = !x->stream &&
-                exp_split_path(x->path, parent, base, sizeof base) == 0;
+    int split =
+        !x->stream && exp_split_path(x->path, parent, base, sizeof base) == 0;
     /* In a result set's folder the set's commit fsyncs the folder
      * (resultset.c, fsync_tree): here that would be done twice. The file
      * itself is fsync'ed here, on the descriptor that wrote it, so a

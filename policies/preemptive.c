@@ -152,8 +152,8 @@ int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
     double now = sim_now(s), rate = 0, until = INFINITY;
     double prio =
         p->prio_kind != PRE_PRIO_FN
-            ? pol_las_prio(j, now, p->prio_kind == PRE_PRIO_LAS_GPU_TIME,
-                           &rate, &until)
+            ? pol_las_prio(j, now, p->prio_kind == PRE_PRIO_LAS_GPU_TIME, &rate,
+                           &until)
             : p->prio(p->ctx, s, job, &rate, &until);
     *e = (struct rq_item){prio, j->submit_time, job};
     *idx = 0;

@@ -188,8 +188,7 @@ struct sim {
 /* The run of job J ends or moves: its pending event goes stale (the only
  * way a job's epoch changes). JOB is J's record, sim_job_at(s, J), which
  * every caller holds already (checked in debug builds). */
-static inline void sim_run_stale(struct sim *s, uint32_t j,
-                                 struct sim_job *job)
+static inline void sim_run_stale(struct sim *s, uint32_t j, struct sim_job *job)
 {
 #ifndef NDEBUG
     SIM_ASSERT(job == sim_job_at(s, j));
