@@ -58,11 +58,13 @@ int sim_heap_push(struct sim_heap *h, double time, uint32_t kind, uint32_t job,
     if (h->len == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
         if (h->live && h->len >= 1024) {
-            /* Amortized O(1): 3 cap / 4 pushes at least between two
-             * compactions; at cap / 2 (LAS on a burst: one stale finish a
-             * preemption) they cost half again as much per push. */
+            /* Amortized O(1): 7 cap / 8 pushes at least between two
+             * compactions. LAS on a burst (one stale finish a preemption):
+             * keeping the capacity only up to cap / 2 live took 7 % to
+             * 11 % longer, up to cap / 4 about 5 % longer than this
+             * (docs/performance.md). */
             compact(h);
-            if (h->len <= h->cap / 4)
+            if (h->len <= h->cap / 8)
                 cap = h->cap;
         }
         if (cap != h->cap) {
