@@ -40,8 +40,9 @@ struct exp_set {
     struct exp_set *next; /* in open_sets */
 };
 
-/* The sets begun and not yet committed or aborted (one thread begins and
- * ends them): exp_file_commit asks whether a file is in one of them. */
+/* The sets begun whose commit has not yet fsynced their folders, nor been
+ * aborted (one thread begins and ends them): exp_file_commit asks whether
+ * a file is in one of them (exp_set_holds). */
 static struct exp_set *open_sets;
 
 static void forget_set(struct exp_set *s)

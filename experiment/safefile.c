@@ -64,8 +64,8 @@ struct cookie {
     char buf[1 << 16];
 };
 
-/* Bytes between two starts of writeback (KICK_BYTES): the commit's fsync
- * then waits only for the last of them. */
+/* Bytes between two starts of writeback: the commit's fsync then waits
+ * only for the last of them. */
 #define KICK_BYTES ((off_t)4 << 20)
 
 /* Starts the writeback of what C wrote since the last start, without

@@ -203,7 +203,7 @@ static int write_results(const struct run_config *cfg, const struct trace *t,
     }
     double t0 = cli_clock();
     int rc = sim_summarize(w->sim, m);
-    if (rc) /* the file writes below say why they fail */
+    if (rc) /* cli_write_json_file says itself why it fails */
         cli_error("cannot write the results into %s: %s", cfg->out,
                   sim_strerror(rc));
     else
