@@ -74,8 +74,33 @@ struct sim_heap {
     int has_front;
 };
 
-int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
-                  uint32_t job, uint32_t epoch);
+/* sim_heap_push's out-of-line path: an arrival (it may go beside the
+ * heap), or a full heap (compaction, growth); 0 or SIM_ENOMEM. */
+int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
+                       uint32_t job, uint32_t epoch);
+
+/* Adds an event; 0 or SIM_ENOMEM. Inline for the usual case (LAS on a
+ * burst pushes one a preemption): not an arrival, room left. */
+static inline int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
+                                uint32_t job, uint32_t epoch)
+{
+    if (kind == SIM_EV_ARRIVAL || h->len == h->cap)
+        return sim_heap_push_slow(h, time, kind, job, epoch);
+    struct sim_event e = {time, h->next_seq++, kind, job, epoch};
+    struct sim_event *ev = h->ev;
+    size_t i = h->len++;
+    /* E's insertion number is the largest yet: it comes before an event
+     * exactly when its time is earlier (the (time, seq) order). */
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!(time < ev[parent].time))
+            break;
+        ev[i] = ev[parent];
+        i = parent;
+    }
+    ev[i] = e;
+    return 0;
+}
 /* Removes the earliest event into *out; 0, or -1 when empty. */
 int sim_heap_pop(struct sim_heap *h, struct sim_event *out);
 void sim_heap_free(struct sim_heap *h);
