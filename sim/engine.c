@@ -59,11 +59,11 @@ static inline void job_set_state_checked(struct sim_job *job, enum job_state to)
 
 static void queue_push(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    job->prev = s->queue_tail;
-    job->next = -1;
+    struct sim_qlink *l = sim_qlink_at(s, j);
+    l->prev = s->queue_tail;
+    l->next = -1;
     if (s->queue_tail >= 0)
-        sim_job_at(s, s->queue_tail)->next = (int32_t)j;
+        sim_qlink_at(s, s->queue_tail)->next = (int32_t)j;
     else
         s->queue_head = (int32_t)j;
     s->queue_tail = (int32_t)j;
@@ -72,16 +72,16 @@ static void queue_push(struct sim *s, uint32_t j)
 
 static void queue_remove(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    if (job->prev >= 0)
-        sim_job_at(s, job->prev)->next = job->next;
+    struct sim_qlink *l = sim_qlink_at(s, j);
+    if (l->prev >= 0)
+        sim_qlink_at(s, l->prev)->next = l->next;
     else
-        s->queue_head = job->next;
-    if (job->next >= 0)
-        sim_job_at(s, job->next)->prev = job->prev;
+        s->queue_head = l->next;
+    if (l->next >= 0)
+        sim_qlink_at(s, l->next)->prev = l->prev;
     else
-        s->queue_tail = job->prev;
-    job->prev = job->next = -1;
+        s->queue_tail = l->prev;
+    l->prev = l->next = -1;
     s->queue_len--;
 }
 

@@ -133,6 +133,11 @@ struct sim_seg_slot {
     uint64_t mask; /* with sharing on: the whole GPUs it holds there */
 };
 
+/* Links of the wait queue: job ids, -1 at the ends (and out of it). */
+struct sim_qlink {
+    int32_t prev, next;
+};
+
 struct sim {
     const struct cluster *cluster;
     uint64_t seed;
@@ -155,6 +160,12 @@ struct sim {
 
     int32_t queue_head, queue_tail;
     size_t queue_len;
+    /* The wait queue's links by job (sim_qlink_at), beside the records:
+     * a swap touches its neighbours' 8 bytes, not their records. A ring
+     * of qlink_mask + 1 (a power of two) slots that holds the jobs not
+     * retired (all in a run that does not stream). */
+    struct sim_qlink *qlink;
+    size_t qlink_mask;
 
     int32_t *node_free;  /* (nnodes) */
     int32_t *node_leaf;  /* (nnodes) leaf of the node in its type's freemap */
@@ -210,6 +221,9 @@ struct sim {
 #define sim_job_at(s, j)                                                       \
     (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
 
+/* The wait queue's links of job J (not retired). */
+#define sim_qlink_at(s, j) (&(s)->qlink[(size_t)(j) & (s)->qlink_mask])
+
 /* The run of job J ends or moves: its pending event goes stale (the only
  * way a job's epoch changes). JOB is J's record, sim_job_at(s, J), which
  * every caller holds already (checked in debug builds). */
@@ -247,6 +261,8 @@ int sim_stream_failed(const struct sim *s);
 int sim_stream_end(struct sim *s, struct sim_error *err);
 /* Whether job J has been retired (its chunk may be gone). */
 int sim_stream_retired(const struct sim *s, uint32_t j);
+/* How many jobs have been retired: jobs [0, that) (0 when not streaming). */
+size_t sim_stream_nretired(const struct sim *s);
 void sim_stream_free(struct sim *s);
 /* A chunk freed by retirement, kept for reuse (its pages stay mapped),
  * or NULL. */
