@@ -46,13 +46,24 @@ static void job_set_state(struct sim_job *job, enum job_state to)
     job->state = (uint8_t)to;
 }
 
+/* job_set_state where the caller has checked the transition already
+ * (start_fields, stop_tail: start_run, sim_preempt and sim_swap check the
+ * states; a swap makes two): the check is left to debug builds. */
+static inline void job_set_state_checked(struct sim_job *job, enum job_state to)
+{
+#ifndef NDEBUG
+    SIM_ASSERT(legal[job->state] & BIT(to));
+#endif
+    job->state = (uint8_t)to;
+}
+
 static void queue_push(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    job->prev = s->queue_tail;
-    job->next = -1;
+    struct sim_qlink *l = sim_qlink_at(s, j);
+    l->prev = s->queue_tail;
+    l->next = -1;
     if (s->queue_tail >= 0)
-        sim_job_at(s, s->queue_tail)->next = (int32_t)j;
+        sim_qlink_at(s, s->queue_tail)->next = (int32_t)j;
     else
         s->queue_head = (int32_t)j;
     s->queue_tail = (int32_t)j;
@@ -61,16 +72,16 @@ static void queue_push(struct sim *s, uint32_t j)
 
 static void queue_remove(struct sim *s, uint32_t j)
 {
-    struct sim_job *job = sim_job_at(s, j);
-    if (job->prev >= 0)
-        sim_job_at(s, job->prev)->next = job->next;
+    struct sim_qlink *l = sim_qlink_at(s, j);
+    if (l->prev >= 0)
+        sim_qlink_at(s, l->prev)->next = l->next;
     else
-        s->queue_head = job->next;
-    if (job->next >= 0)
-        sim_job_at(s, job->next)->prev = job->prev;
+        s->queue_head = l->next;
+    if (l->next >= 0)
+        sim_qlink_at(s, l->next)->prev = l->prev;
     else
-        s->queue_tail = job->prev;
-    job->prev = job->next = -1;
+        s->queue_tail = l->prev;
+    l->prev = l->next = -1;
     s->queue_len--;
 }
 
@@ -517,13 +528,14 @@ static int start_run(struct sim *s, uint32_t j, const struct sim_placement *p,
 }
 
 /* The fields every start sets (begin_run, sim_swap): waiting job J (record
- * JOB) runs on GPU type T, SPREAD or not, at UNIT_S seconds a unit of
- * work; returns how long its whole work takes, overhead first. */
+ * JOB; start_run and sim_swap checked that it waits) runs on GPU type T,
+ * SPREAD or not, at UNIT_S seconds a unit of work; returns how long its
+ * whole work takes, overhead first. */
 static double start_fields(struct sim *s, uint32_t j, struct sim_job *job,
                            int32_t t, uint8_t spread, double unit_s)
 {
     queue_remove(s, j);
-    job_set_state(job, JOB_RUNNING);
+    job_set_state_checked(job, JOB_RUNNING);
     job->gpu_type = t;
     job->spread = spread;
     job->unit_s = unit_s;
@@ -604,9 +616,8 @@ int sim_start_slice(struct sim *s, uint32_t j, const struct sim_placement *p,
  * run's end is reported and the fragmentation integral brought up to now,
  * as release_gpus and sim_take_gpus would, but the free GPUs, the counts
  * and the free-GPU map stay as they are. */
-static void hand_over_gpus(struct sim *s, uint32_t j)
+static void hand_over_gpus(struct sim *s, uint32_t j, const struct sim_job *job)
 {
-    struct sim_job *job = sim_job_at(s, j);
     if (!s->ran_fn && (!s->frag || sim_frag_current(s)))
         return; /* nothing to report or touch (most swaps of an instant) */
     for (int32_t i = job->seg; i >= 0; i = s->segs[i].next) {
@@ -619,7 +630,8 @@ static void hand_over_gpus(struct sim *s, uint32_t j)
     }
 }
 
-/* The end of both stop paths (stop_run, swap_stop): job J (record JOB),
+/* The end of both stop paths (stop_run, swap_stop): running job J (record
+ * JOB; sim_preempt and sim_swap checked that it runs),
  * stopped after ELAPSED seconds of which PAID were restart overhead,
  * waits again, preempted. */
 static inline void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
@@ -639,7 +651,7 @@ static inline void stop_tail(struct sim *s, uint32_t j, struct sim_job *job,
     }
     s->overhead_gpu_s += paid * job->num_gpus;
     s->preemptions++;
-    job_set_state(job, JOB_PREEMPTED);
+    job_set_state_checked(job, JOB_PREEMPTED);
     queue_push(s, j);
 }
 
@@ -657,7 +669,7 @@ static void stop_run(struct sim *s, uint32_t j, int keep)
     }
     job->slice = 0;
     if (keep)
-        hand_over_gpus(s, j);
+        hand_over_gpus(s, j, job);
     else
         release_gpus(s, j);
     stop_tail(s, j, job, elapsed, paid);
@@ -679,8 +691,22 @@ static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
     double paid = elapsed < v->overhead_run ? elapsed : v->overhead_run;
     if (!v->doomed) /* sim_work_left's usual case */
         v->work_left = sim_run_work_left(v, s->now);
-    hand_over_gpus(s, victim);
+    hand_over_gpus(s, victim, v);
     stop_tail(s, victim, v, elapsed, paid);
+}
+
+/* Why sim_swap refuses VICTIM and J (its checks in full, in the order
+ * they are reported); SIM_EDECISION. */
+static int swap_refused(struct sim *s, uint32_t victim, uint32_t j)
+{
+    if (victim >= s->njobs || sim_job_at(s, victim)->state != JOB_RUNNING)
+        return refuse(s, "job %u is not running, so it cannot be preempted",
+                      victim);
+    const struct sim_job *job;
+    if (j >= s->njobs || ((job = sim_job_at(s, j))->state != JOB_QUEUED &&
+                          job->state != JOB_PREEMPTED))
+        return refuse(s, "job %u is not waiting", j);
+    return refuse(s, "job %u cannot take the GPUs of job %u", j, victim);
 }
 
 /* sim_swap does what stop_run and begin_run would for a whole run on one
@@ -689,23 +715,24 @@ static void swap_stop(struct sim *s, uint32_t victim, struct sim_job *v)
  * two jobs hold as many GPUs of one type. */
 int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
 {
-    if (victim >= s->njobs || sim_job_at(s, victim)->state != JOB_RUNNING)
-        return refuse(s, "job %u is not running, so it cannot be preempted",
-                      victim);
-    if (j >= s->njobs)
-        return refuse(s, "job %u is not waiting", j);
+    size_t n = s->njobs;
+    if (victim >= n || j >= n)
+        return swap_refused(s, victim, j);
     struct sim_job *v = sim_job_at(s, victim), *job = sim_job_at(s, j);
-    if (job->state != JOB_QUEUED && job->state != JOB_PREEMPTED)
-        return refuse(s, "job %u is not waiting", j);
+    /* One branch for the states and what a victim's run must be (else
+     * gpu_type is no index yet): the usual case is a legal swap. */
+    if (((v->state ^ JOB_RUNNING) | v->spread | v->slice) ||
+        !(BIT(job->state) & (BIT(JOB_QUEUED) | BIT(JOB_PREEMPTED))) || s->share)
+        return swap_refused(s, victim, j);
     int32_t t = v->gpu_type;
-    const struct sim_class_spec *cl = &s->classes[job->job_class];
-    if (s->share || v->spread || v->slice || job->num_gpus != v->num_gpus ||
-        !(job->allowed & (1u << t)) || cl->unit_s[t] <= 0)
-        return refuse(s, "job %u cannot take the GPUs of job %u", j, victim);
+    double unit_s = s->classes[job->job_class].unit_s[t];
+    if (job->num_gpus != v->num_gpus || !(job->allowed >> t & 1u) ||
+        unit_s <= 0)
+        return swap_refused(s, victim, j);
     swap_stop(s, victim, v);
     job->seg = v->seg;
     v->seg = -1;
-    double run = start_fields(s, j, job, t, 0, cl->unit_s[t]);
+    double run = start_fields(s, j, job, t, 0, unit_s);
     uint32_t kind = SIM_EV_FINISH;
     doom_check(s, j, job, t, &run, &kind);
     return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);

@@ -52,8 +52,8 @@ static void compact(struct sim_heap *h)
         sift_down(h->ev, n, i, h->ev[i]);
 }
 
-int sim_heap_push(struct sim_heap *h, double time, uint32_t kind, uint32_t job,
-                  uint32_t epoch)
+int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
+                       uint32_t job, uint32_t epoch)
 {
     if (h->len == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;

@@ -184,9 +184,8 @@ struct sim_job {
     double slice_work;   /* work the current slice credits (sim_start_slice) */
     uint32_t trace_index;
     int32_t preemptions;
-    int32_t prev, next;  /* links of the wait queue, -1 at the ends */
     int32_t ooms;        /* runs that ran out of memory */
-    uint32_t unused_[2]; /* to 192 bytes: every job starts a cache line */
+    uint32_t unused_[4]; /* to 192 bytes: every job starts a cache line */
 };
 
 /* ---- Engine ------------------------------------------------------------- */

@@ -74,8 +74,33 @@ struct sim_heap {
     int has_front;
 };
 
-int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
-                  uint32_t job, uint32_t epoch);
+/* sim_heap_push's out-of-line path: an arrival (it may go beside the
+ * heap), or a full heap (compaction, growth); 0 or SIM_ENOMEM. */
+int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
+                       uint32_t job, uint32_t epoch);
+
+/* Adds an event; 0 or SIM_ENOMEM. Inline for the usual case (LAS on a
+ * burst pushes one a preemption): not an arrival, room left. */
+static inline int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
+                                uint32_t job, uint32_t epoch)
+{
+    if (kind == SIM_EV_ARRIVAL || h->len == h->cap)
+        return sim_heap_push_slow(h, time, kind, job, epoch);
+    struct sim_event e = {time, h->next_seq++, kind, job, epoch};
+    struct sim_event *ev = h->ev;
+    size_t i = h->len++;
+    /* E's insertion number is the largest yet: it comes before an event
+     * exactly when its time is earlier (the (time, seq) order). */
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!(time < ev[parent].time))
+            break;
+        ev[i] = ev[parent];
+        i = parent;
+    }
+    ev[i] = e;
+    return 0;
+}
 /* Removes the earliest event into *out; 0, or -1 when empty. */
 int sim_heap_pop(struct sim_heap *h, struct sim_event *out);
 void sim_heap_free(struct sim_heap *h);
@@ -108,6 +133,11 @@ struct sim_seg_slot {
     uint64_t mask; /* with sharing on: the whole GPUs it holds there */
 };
 
+/* Links of the wait queue: job ids, -1 at the ends (and out of it). */
+struct sim_qlink {
+    int32_t prev, next;
+};
+
 struct sim {
     const struct cluster *cluster;
     uint64_t seed;
@@ -130,6 +160,12 @@ struct sim {
 
     int32_t queue_head, queue_tail;
     size_t queue_len;
+    /* The wait queue's links by job (sim_qlink_at), beside the records:
+     * a swap touches its neighbours' 8 bytes, not their records. A ring
+     * of qlink_mask + 1 (a power of two) slots that holds the jobs not
+     * retired (all in a run that does not stream). */
+    struct sim_qlink *qlink;
+    size_t qlink_mask;
 
     int32_t *node_free;  /* (nnodes) */
     int32_t *node_leaf;  /* (nnodes) leaf of the node in its type's freemap */
@@ -185,6 +221,9 @@ struct sim {
 #define sim_job_at(s, j)                                                       \
     (&(s)->chunks[(size_t)(j) >> SIM_CHUNK_BITS][(size_t)(j) & (SIM_CHUNK - 1)])
 
+/* The wait queue's links of job J (not retired). */
+#define sim_qlink_at(s, j) (&(s)->qlink[(size_t)(j) & (s)->qlink_mask])
+
 /* The run of job J ends or moves: its pending event goes stale (the only
  * way a job's epoch changes). JOB is J's record, sim_job_at(s, J), which
  * every caller holds already (checked in debug builds). */
@@ -222,6 +261,8 @@ int sim_stream_failed(const struct sim *s);
 int sim_stream_end(struct sim *s, struct sim_error *err);
 /* Whether job J has been retired (its chunk may be gone). */
 int sim_stream_retired(const struct sim *s, uint32_t j);
+/* How many jobs have been retired: jobs [0, that) (0 when not streaming). */
+size_t sim_stream_nretired(const struct sim *s);
 void sim_stream_free(struct sim *s);
 /* A chunk freed by retirement, kept for reuse (its pages stay mapped),
  * or NULL. */

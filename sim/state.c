@@ -77,6 +77,7 @@ void sim_destroy(struct sim *s)
     free(s->rates);
     free(s->order);
     free(s->epochs);
+    free(s->qlink);
     free(s->node_free);
     free(s->node_leaf);
     free(s->node_stamp);
@@ -183,8 +184,6 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
         .restart_s = -1,
         .num_gpus = spec->num_gpus,
         .gpu_type = -1,
-        .prev = -1,
-        .next = -1,
         .seg = -1,
         .state = JOB_SUBMITTED,
     };
@@ -192,8 +191,32 @@ int sim_add_job(struct sim *s, const struct sim_job_spec *spec)
     return 0;
 }
 
+/* A slot in the wait queue's links for job njobs, out of the queue; the
+ * ring doubles when the jobs not retired, that one too, outgrow it. 0 or
+ * -1 when out of memory. */
+static int qlink_add(struct sim *s)
+{
+    size_t first = sim_stream_nretired(s),
+           cap = s->qlink ? s->qlink_mask + 1 : 0;
+    if (s->njobs + 1 - first > cap) {
+        size_t grown = cap ? 2 * cap : 1024;
+        struct sim_qlink *q = malloc(grown * sizeof *q);
+        if (!q)
+            return -1;
+        for (size_t j = first; j < s->njobs; j++)
+            q[j & (grown - 1)] = *sim_qlink_at(s, j);
+        free(s->qlink);
+        s->qlink = q;
+        s->qlink_mask = grown - 1;
+    }
+    *sim_qlink_at(s, s->njobs) = (struct sim_qlink){-1, -1};
+    return 0;
+}
+
 struct sim_job *sim_new_job(struct sim *s)
 {
+    if (qlink_add(s) != 0)
+        return NULL;
     size_t c = s->njobs >> SIM_CHUNK_BITS;
     if (c >= s->chunks_cap) {
         size_t cap = s->chunks_cap ? 2 * s->chunks_cap : 64;
@@ -343,7 +366,8 @@ const struct sim_job *sim_job(const struct sim *s, uint32_t job)
 int32_t sim_queue_next(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);
-    return sim_job_at(s, job)->next;
+    SIM_ASSERT(!s->stream || !sim_stream_retired(s, job)); /* its slot */
+    return sim_qlink_at(s, job)->next;
 }
 
 int32_t sim_free_gpus(const struct sim *s, int32_t gpu_type)

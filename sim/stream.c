@@ -106,6 +106,11 @@ int sim_stream_retired(const struct sim *s, uint32_t j)
     return j < s->stream->retired;
 }
 
+size_t sim_stream_nretired(const struct sim *s)
+{
+    return s->stream ? s->stream->retired : 0;
+}
+
 int sim_stream_failed(const struct sim *s)
 {
     return s->stream->rc != 0;

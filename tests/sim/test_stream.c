@@ -78,18 +78,16 @@ static void run_whole(const struct cluster *c, const struct sim_job_spec *jobs,
     sim_destroy(s);
 }
 
-Test(stream, a_streamed_run_gives_the_whole_runs_summary_and_jobs_in_id_order)
+/* Runs JOBS streamed and whole on C: the same summary, bit for bit, and
+ * the same jobs, retired in id order. The whole run's summary and jobs
+ * into *MW and WHOLE. */
+static void check_streamed_as_whole(const struct cluster *c,
+                                    const struct sim_job_spec *jobs, size_t n,
+                                    struct sim_summary *mw,
+                                    struct sim_job *whole)
 {
-    struct cluster *c;
-    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
-    size_t n = 60000; /* 4 chunks of 16,384 jobs */
-    struct sim_job_spec *jobs = make_jobs(n, 7, 0.05);
-    struct sim_job *whole = malloc(n * sizeof *whole);
-    struct sim_summary mw, ms;
-    run_whole(c, jobs, n, &mw, whole);
-    cr_assert_gt(mw.jobs_unschedulable, 0, "some 4-GPU jobs on B fail");
-    cr_assert_gt(mw.frag_rate_mean, 0);
-
+    struct sim_summary ms;
+    run_whole(c, jobs, n, mw, whole);
     struct feed f = {jobs, n, 0, malloc(n * sizeof(struct sim_job)), 0, 0};
     struct sim *s = sim_create(c, 1);
     struct sim_source src = {&f, feed_next, feed_retire};
@@ -100,11 +98,11 @@ Test(stream, a_streamed_run_gives_the_whole_runs_summary_and_jobs_in_id_order)
     cr_assert_eq(f.retired, n);
     cr_assert_eq(f.out_of_order, 0);
     /* bit for bit: the same sums in the same order, the same quantiles */
-    cr_assert_eq(memcmp(&ms, &mw, sizeof ms), 0,
+    cr_assert_eq(memcmp(&ms, mw, sizeof ms), 0,
                  "avg_jct %.17g vs %.17g, p99 %.17g vs %.17g, frag %.17g vs "
                  "%.17g",
-                 ms.avg_jct_s, mw.avg_jct_s, ms.p99_jct_s, mw.p99_jct_s,
-                 ms.frag_rate_mean, mw.frag_rate_mean);
+                 ms.avg_jct_s, mw->avg_jct_s, ms.p99_jct_s, mw->p99_jct_s,
+                 ms.frag_rate_mean, mw->frag_rate_mean);
     for (size_t i = 0; i < n; i++) {
         const struct sim_job *a = &f.seen[i], *b = &whole[i];
         cr_assert(a->submit_time == b->submit_time &&
@@ -118,6 +116,48 @@ Test(stream, a_streamed_run_gives_the_whole_runs_summary_and_jobs_in_id_order)
     }
     sim_destroy(s);
     free(f.seen);
+}
+
+Test(stream, a_streamed_run_gives_the_whole_runs_summary_and_jobs_in_id_order)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    size_t n = 60000; /* 4 chunks of 16,384 jobs */
+    struct sim_job_spec *jobs = make_jobs(n, 7, 0.05);
+    struct sim_job *whole = malloc(n * sizeof *whole);
+    struct sim_summary mw;
+    check_streamed_as_whole(c, jobs, n, &mw, whole);
+    cr_assert_gt(mw.jobs_unschedulable, 0, "some 4-GPU jobs on B fail");
+    cr_assert_gt(mw.frag_rate_mean, 0);
+    free(whole);
+    free(jobs);
+    cluster_destroy(c);
+}
+
+/* The wait queue's links live in a ring of the jobs not retired, first
+ * 1,024 slots (state.c): an overload (about 1.1 times what the GPUs can
+ * do) keeps a queue whose span from the oldest waiting job to the newest
+ * arrival outgrows it while jobs retire, so the ring wraps and grows with
+ * jobs retired; the first-node policy walks the queue in its order. */
+Test(stream, a_long_queue_keeps_its_order_as_its_links_wrap_and_grow)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    size_t n = 40000;
+    struct sim_job_spec *jobs = make_jobs(n, 5, 0.12);
+    struct sim_job *whole = malloc(n * sizeof *whole);
+    struct sim_summary mw;
+    check_streamed_as_whole(c, jobs, n, &mw, whole);
+    size_t span = 0, k = 0; /* ids are the arrival order */
+    for (size_t i = 0; i < n; i++) {
+        if (whole[i].start_time < 0)
+            continue;
+        while (k < n && jobs[k].submit_time <= whole[i].start_time)
+            k++;
+        if (k - i > span)
+            span = k - i;
+    }
+    cr_assert_gt(span, 2048, "the span %zu outgrows the ring twice", span);
     free(whole);
     free(jobs);
     cluster_destroy(c);
