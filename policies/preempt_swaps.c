@@ -102,7 +102,7 @@ static inline int file_victim_las(struct pol_preempt *p, struct aside *a,
                                   uint32_t v, const struct sim_job *j,
                                   double now)
 {
-    struct rq_item e = {(j->run_s + 0) * 1.0, j->submit_time, v};
+    struct rq_item e = {(j->run_s + 0) * 1.0, p->rank[v], v};
     struct slot *sl = &p->slots[v];
     sl->base = e.key;
     sl->since = now;
@@ -130,7 +130,7 @@ static inline int file_starter_las(struct pol_preempt *p, struct aside *a,
     if (j->state != JOB_RUNNING || j->gpu_type != g->type || rate != g->rate ||
         until < INFINITY)
         return 1;
-    struct rq_item e = {prio - rate * now, j->submit_time, w};
+    struct rq_item e = {prio - rate * now, p->rank[w], w};
     struct slot *sl = &p->slots[w];
     *sl = (struct slot){prio, now, 1, node, sl->stamp + 1, p->pass};
     if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))

@@ -1,7 +1,7 @@
 /* runq_internal.h -- the priority queues of preemptive.c (runq.c), shared
  * with its test only.
  *
- * A queue of items in a strict total order (key, then submit, then job; the
+ * A queue of items in a strict total order (key, then rank, then job; the
  * top is the least, or with `max` the greatest), each job at most once,
  * kept as sorted runs: an item pushed just above the top of the run pushed
  * to last (or just below its bottom, for a run that grows downwards) joins
@@ -17,9 +17,12 @@
 
 #include <stdint.h>
 
+/* 16 bytes. The scheduler's rank (preemptive.c) is the job's place in
+ * (submit time, id) order: one integer compare where ties on key are
+ * common (a burst under LAS), instead of a submit time and an id. */
 struct rq_item {
     double key;
-    double submit; /* ties: the earlier submit, */
+    uint32_t rank; /* ties: the lower rank, */
     uint32_t job;  /* then the lower id */
 };
 
@@ -91,14 +94,14 @@ struct rq_item rq_pop_any(struct rq *q, struct rq_where *w);
 void rq_sink_top(struct rq *q);
 
 /* The order of items, the one of every run queue and of the preemptive
- * scheduler (pol_pre_before): (key, submit, job); A with key KA before B
+ * scheduler (pol_pre_before): (key, rank, job); A with key KA before B
  * with key KB (a key given apart, as a priority now, or the item's). */
 static inline int rq_before_key(double ka, const struct rq_item *a, double kb,
                                 const struct rq_item *b)
 {
     if (ka != kb)
         return ka < kb;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+    return a->rank != b->rank ? a->rank < b->rank : a->job < b->job;
 }
 
 /* Whether X belongs nearer the top than Y in Q: rq_before_key's order,
