@@ -29,9 +29,11 @@
 
 /* The swap loop's lists: victims (waiting, each better than the last,
  * so the best is the last) and started jobs of group 0, the worst of them
- * in *worst. */
+ * in *worst; while each started job is worse than the one before (as they
+ * are taken best first), `mixed` is 0. */
 struct aside {
     uint32_t nv, ns;
+    int mixed;
     struct rq_item worst;
 };
 
@@ -39,11 +41,14 @@ struct aside {
 static int flush(struct pol_preempt *p, struct aside *a)
 {
     int rc = 0;
-    if (a->nv && rq_push_many(&p->waiting, p->where, p->vs, a->nv) != 0)
+    if (rq_push_rising(&p->waiting, p->where, p->vs, a->nv) != 0)
         rc = -1;
-    if (a->ns && rq_push_many(&p->groups[0].q, p->where, p->ss, a->ns) != 0)
+    struct rq *g = &p->groups[0].q;
+    if ((a->mixed ? rq_push_many(g, p->where, p->ss, a->ns)
+                  : rq_push_rising(g, p->where, p->ss, a->ns)) != 0)
         rc = -1;
     a->nv = a->ns = 0;
+    a->mixed = 0;
     return rc ? SIM_ENOMEM : 0;
 }
 
@@ -65,6 +70,8 @@ static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
     if (idx == 1) {
         if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
             a->worst = e;
+        else
+            a->mixed = 1;
         p->ss[a->ns++] = e;
         return 0;
     }
@@ -135,6 +142,8 @@ static inline int file_starter_las(struct pol_preempt *p, struct aside *a,
     *sl = (struct slot){prio, now, 1, node, sl->stamp + 1, p->pass};
     if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
         a->worst = e;
+    else
+        a->mixed = 1;
     p->ss[a->ns++] = e;
     return 0;
 }
@@ -222,7 +231,7 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     /* A swap leaves the GPUs busy and the free ones as they were. */
     if (p->busy != c->total_gpus || sim_free_gpus(s, 0) != 0)
         return 0;
-    struct aside a = {0, 0, {0, 0, 0}};
+    struct aside a = {0, 0, 0, {0, 0, 0}};
     const struct rq_item *w;
     int rc = 0, from_aside, las = p->prio_kind != PRE_PRIO_FN;
     while (rc == 0 && next_pair(p, s, &a, &w, &from_aside)) {

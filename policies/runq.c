@@ -246,6 +246,17 @@ int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
     return 0;
 }
 
+int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                   uint32_t n)
+{
+    if (n >= 4)
+        return push_run(q, w, e, n);
+    for (uint32_t k = 0; k < n; k++)
+        if (rq_push(q, w, e[k]) != 0)
+            return -1;
+    return 0;
+}
+
 const struct rq_item *rq_top(const struct rq *q)
 {
     return q->hlen ? &q->heap[0].top : NULL;

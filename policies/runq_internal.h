@@ -71,6 +71,11 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e);
 int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
                  uint32_t n);
 
+/* rq_push_many for E[0, N) known to rise (each nearer the top than the
+ * one before), without the comparisons that find it out. */
+int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                   uint32_t n);
+
 /* The top item, or NULL when the queue is empty. */
 const struct rq_item *rq_top(const struct rq *q);
 
