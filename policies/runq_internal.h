@@ -11,11 +11,14 @@
  * victims worst first and starts its jobs best first) R stays small, and at
  * worst every run holds one item and the queue is a binary heap. A job
  * taken out from inside a run leaves a dead entry, skipped when it comes to
- * an end of its run. */
+ * an end of its run; a run counts the items at its top known alive
+ * (clean), so that the usual pop looks at no other entry. */
 #ifndef HETSIM_RUNQ_INTERNAL_H
 #define HETSIM_RUNQ_INTERNAL_H
 
 #include <stdint.h>
+
+#define RQ_CLEAN 64 /* see rq_run.clean */
 
 /* 16 bytes. The scheduler's rank (preemptive.c) is the job's place in
  * (submit time, id) order: one integer compare where ties on key are
@@ -35,9 +38,12 @@ struct rq_where {
 struct rq_run {
     struct rq_item *a; /* (cap); a[lo, hi) sorted, the top at one end */
     uint32_t lo, hi, cap, live;
-    uint32_t at; /* its index in the heap of runs */
-    int8_t dir;  /* 1: top at hi - 1 (grows upwards), -1: top at lo,
-                    0: one item so far */
+    uint32_t at;    /* its index in the heap of runs */
+    uint32_t clean; /* >= 1 for a run in the heap: its items from the top
+                       down that are known alive (at most RQ_CLEAN more
+                       looked at after a dead one) */
+    int8_t dir;     /* 1: top at hi - 1 (grows upwards), -1: top at lo,
+                       0: one item so far */
 };
 
 /* A run in the heap of runs, with a copy of its top item. */
@@ -118,15 +124,16 @@ static inline int rq_higher(const struct rq *q, const struct rq_item *x,
                   : rq_before_key(x->key, x, y->key, y);
 }
 
-/* The usual pop (rq_pop, rq_pop_any): the top's run R, its dead entries
- * aside, has a next item, alive, which becomes the run's top; the run
- * goes down the heap of runs only when a child's top is higher. */
+/* The usual pop (rq_pop, rq_pop_any): the top's run R has a next item,
+ * alive, (R->clean >= 2), which becomes the run's top; the run goes down
+ * the heap of runs only when a child's top is higher. */
 static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
                                          struct rq_run *r)
 {
     struct rq_item e = q->heap[0].top; /* the copy of the run's top */
     w[e.job].queue = 0;
     r->live--;
+    r->clean--;
     q->len--;
     const struct rq_item *next =
         r->dir < 0 ? &r->a[++r->lo] : &r->a[--r->hi - 1];
@@ -138,15 +145,15 @@ static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
 }
 
 /* Takes the top item out (the queue is not empty). Inline for the usual
- * case, where the top's run holds no dead entries (a pass takes its jobs
- * from one run; LAS on a burst pops millions): the item after the top becomes
- * the run's top, and the run goes down the heap of runs only when a child's top
- * is higher. */
+ * case, where the item after the top in the top's run is known alive (a
+ * pass takes its jobs from one run; LAS on a burst pops millions, and its
+ * runs of running jobs hold dead entries where jobs ended): that item
+ * becomes the run's top, and the run goes down the heap of runs only when
+ * a child's top is higher. */
 static inline struct rq_item rq_pop(struct rq *q, struct rq_where *w)
 {
-    uint32_t run = q->heap[0].run;
-    struct rq_run *r = &q->runs[run];
-    if (r->hi - r->lo < 2 || r->live != r->hi - r->lo) /* dead ones */
+    struct rq_run *r = &q->runs[q->heap[0].run];
+    if (r->clean < 2)
         return rq_pop_any(q, w);
     return rq_pop_next(q, w, r);
 }
