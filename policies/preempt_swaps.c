@@ -22,7 +22,9 @@
  * started in this pass). At the end each list joins its queue as one
  * sorted run (rq_push_many). A queue's order is a total order on (priority,
  * submit time, id), so the jobs come out of it as they would have: the
- * decisions, and so the results, are those of filing each at once. */
+ * decisions, and so the results, are those of filing each at once. Under
+ * las the loop files its jobs of one GPU itself (swap_las), without
+ * pol_pre_file's general tests. */
 #include <math.h>
 
 #include "preempt_internal.h"
