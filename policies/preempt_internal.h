@@ -41,13 +41,19 @@ struct pol_preempt {
     struct pol_placer *placer;
     struct slot *slots;     /* (njobs) */
     struct rq_where *where; /* (njobs) its place in a queue; slots' block */
+    uint32_t *rank;         /* (njobs) its place in arrival order, which is
+                               (submit time, id) order, or UINT32_MAX before
+                               its arrival; same block */
     uint8_t *one_gpu;       /* (njobs) PRE_* bits, set at arrival; same block */
+    uint32_t arrived;       /* jobs arrived so far */
+    double last_submit;     /* the last arrival's submit time, */
+    uint32_t last_job;      /* and id */
     int prefetch;           /* the jobs' records outgrow the caches */
     enum pre_prio prio_kind;
     struct rq waiting;
     struct group *groups; /* (groups_cap) */
     int32_t ngroups, groups_cap;
-    struct pheap rekeys;  /* key = time, submit = the job's stamp then */
+    struct pheap rekeys;  /* key = time, rank = the job's stamp then */
     struct pheap skipped; /* passed over in this pass, out of `waiting` */
     struct scratch {      /* (total_gpus) running jobs taken out by */
         struct rq_item e; /* victims_on(), in the order taken */
@@ -63,6 +69,7 @@ struct pol_preempt {
     int32_t busy;        /* GPUs of the jobs it started, still running */
     double wake_pending; /* the earliest wake-up asked for, or -1 */
     int oom;
+    int bad_order; /* an arrival out of (submit time, id) order */
 };
 
 /* A job's one_gpu bits: it holds one GPU; it may run on one node of GPU
@@ -99,7 +106,8 @@ static inline double pol_las_prio(const struct sim_job *j, double now,
 }
 
 /* The order of jobs: (priority, submit time, id), the run queues' own
- * (rq_before_key); A with priority KA before B with KB. */
+ * (rq_before_key) with the rank for (submit time, id); A with priority KA
+ * before B with KB. */
 static inline int pol_pre_before(double ka, const struct rq_item *a, double kb,
                                  const struct rq_item *b)
 {

@@ -22,14 +22,20 @@
  * started in this pass). At the end each list joins its queue as one
  * sorted run (rq_push_many). A queue's order is a total order on (priority,
  * submit time, id), so the jobs come out of it as they would have: the
- * decisions, and so the results, are those of filing each at once. */
+ * decisions, and so the results, are those of filing each at once. Under
+ * las the loop files its jobs of one GPU itself (swap_las), without
+ * pol_pre_file's general tests. */
+#include <math.h>
+
 #include "preempt_internal.h"
 
 /* The swap loop's lists: victims (waiting, each better than the last,
  * so the best is the last) and started jobs of group 0, the worst of them
- * in *worst. */
+ * in *worst; while each started job is worse than the one before (as they
+ * are taken best first), `mixed` is 0. */
 struct aside {
     uint32_t nv, ns;
+    int mixed;
     struct rq_item worst;
 };
 
@@ -37,11 +43,14 @@ struct aside {
 static int flush(struct pol_preempt *p, struct aside *a)
 {
     int rc = 0;
-    if (a->nv && rq_push_many(&p->waiting, p->where, p->vs, a->nv) != 0)
+    if (rq_push_rising(&p->waiting, p->where, p->vs, a->nv) != 0)
         rc = -1;
-    if (a->ns && rq_push_many(&p->groups[0].q, p->where, p->ss, a->ns) != 0)
+    struct rq *g = &p->groups[0].q;
+    if ((a->mixed ? rq_push_many(g, p->where, p->ss, a->ns)
+                  : rq_push_rising(g, p->where, p->ss, a->ns)) != 0)
         rc = -1;
     a->nv = a->ns = 0;
+    a->mixed = 0;
     return rc ? SIM_ENOMEM : 0;
 }
 
@@ -63,6 +72,8 @@ static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
     if (idx == 1) {
         if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
             a->worst = e;
+        else
+            a->mixed = 1;
         p->ss[a->ns++] = e;
         return 0;
     }
@@ -88,6 +99,81 @@ static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
     p->slots[w].heap = -1;
     if ((rc = file_aside(p, s, a, v)) != 0)
         return rc;
+    p->slots[w].node = node;
+    p->slots[w].pass = p->pass;
+    return file_aside(p, s, a, w);
+}
+
+/* LAS's filing of victim V (record J), as pol_pre_file's and file_aside's
+ * for a job of one GPU that waits: its priority is its attained service
+ * (pol_las_prio: run_s, times one GPU), no rekey; node and pass stay. */
+static inline int file_victim_las(struct pol_preempt *p, struct aside *a,
+                                  uint32_t v, const struct sim_job *j,
+                                  double now)
+{
+    struct rq_item e = {(j->run_s + 0) * 1.0, p->rank[v], v};
+    struct slot *sl = &p->slots[v];
+    sl->base = e.key;
+    sl->since = now;
+    sl->heap = 0;
+    sl->stamp++;
+    if (a->nv == 0 ||
+        pol_pre_before(e.key, &e, p->vs[a->nv - 1].key, &p->vs[a->nv - 1])) {
+        p->vs[a->nv++] = e;
+        return 0;
+    }
+    return rq_push(&p->waiting, p->where, e) != 0 ? SIM_ENOMEM : 0;
+}
+
+/* LAS's filing of started job W (record J) in group 0, as pol_pre_file's
+ * and file_aside's, when its priority moves at group 0's rate and asks
+ * for no rekey (its restart overhead paid, or none); 1 when it does not
+ * (the general path files it), else 0. */
+static inline int file_starter_las(struct pol_preempt *p, struct aside *a,
+                                   uint32_t w, const struct sim_job *j,
+                                   double now, int32_t node)
+{
+    const struct group *g = &p->groups[0];
+    double rate = 0, until = INFINITY;
+    double prio = pol_las_prio(j, now, 0, &rate, &until); /* one GPU */
+    if (j->state != JOB_RUNNING || j->gpu_type != g->type || rate != g->rate ||
+        until < INFINITY)
+        return 1;
+    struct rq_item e = {prio - rate * now, p->rank[w], w};
+    struct slot *sl = &p->slots[w];
+    *sl = (struct slot){prio, now, 1, node, sl->stamp + 1, p->pass};
+    if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
+        a->worst = e;
+    else
+        a->mixed = 1;
+    p->ss[a->ns++] = e;
+    return 0;
+}
+
+/* swap_aside for las (prio_kind PRE_PRIO_LAS_*): the jobs of one GPU
+ * filed by file_victim_las and file_starter_las, or file_aside where
+ * those do not apply. */
+static int swap_las(struct pol_preempt *p, struct sim *s, struct aside *a,
+                    uint32_t w, int from_aside)
+{
+    uint32_t v = rq_pop(&p->groups[0].q, p->where).job;
+    int32_t node = p->slots[v].node;
+    int rc = sim_swap(s, v, w);
+    if (rc)
+        return rc;
+    if (from_aside)
+        a->nv--;
+    else
+        rq_pop(&p->waiting, p->where);
+    double now = sim_now(s);
+    const struct sim_job *vj = sim_job(s, v);
+    rc = vj->state == JOB_RUNNING ? file_aside(p, s, a, v)
+                                  : file_victim_las(p, a, v, vj, now);
+    if (rc)
+        return rc;
+    if (file_starter_las(p, a, w, sim_job(s, w), now, node) == 0)
+        return 0;
+    p->slots[w].heap = -1;
     p->slots[w].node = node;
     p->slots[w].pass = p->pass;
     return file_aside(p, s, a, w);
@@ -147,15 +233,16 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     /* A swap leaves the GPUs busy and the free ones as they were. */
     if (p->busy != c->total_gpus || sim_free_gpus(s, 0) != 0)
         return 0;
-    struct aside a = {0, 0, {0, 0, 0}};
+    struct aside a = {0, 0, 0, {0, 0, 0}};
     const struct rq_item *w;
-    int rc = 0, from_aside;
+    int rc = 0, from_aside, las = p->prio_kind != PRE_PRIO_FN;
     while (rc == 0 && next_pair(p, s, &a, &w, &from_aside)) {
         if (p->prefetch) {
             prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
             prefetch(p, s, rq_ahead(&p->waiting, AHEAD));
         }
-        rc = swap_aside(p, s, &a, w->job, from_aside);
+        rc = las ? swap_las(p, s, &a, w->job, from_aside)
+                 : swap_aside(p, s, &a, w->job, from_aside);
     }
     int frc = flush(p, &a);
     return rc ? rc : frc;

@@ -122,7 +122,7 @@ static struct rq_item heap_pop(struct pheap *h)
 static int rekey_stale(const struct pol_preempt *p, const struct rq_item *r)
 {
     const struct slot *sl = &p->slots[r->job];
-    return sl->stamp != (uint32_t)r->submit || sl->heap < 0;
+    return sl->stamp != r->rank || sl->heap < 0;
 }
 
 /* The running group of TYPE and RATE, made on first use; -1 if no memory. */
@@ -155,7 +155,7 @@ int pol_pre_file(struct pol_preempt *p, struct sim *s, uint32_t job,
             ? pol_las_prio(j, now, p->prio_kind == PRE_PRIO_LAS_GPU_TIME, &rate,
                            &until)
             : p->prio(p->ctx, s, job, &rate, &until);
-    *e = (struct rq_item){prio, j->submit_time, job};
+    *e = (struct rq_item){prio, p->rank[job], job};
     *idx = 0;
     if (j->state == JOB_RUNNING) {
         *idx = group_of(p, j->gpu_type, rate) + 1;
@@ -415,7 +415,7 @@ static int swap_start(struct pol_preempt *p, struct sim *s,
         const struct rq_item *top = g < 0 ? NULL : rq_top(&p->groups[g].q);
         if (!top || !pol_pre_before(w->key, w, k, top))
             continue;
-        struct rq_item u = {k, top->submit, top->job};
+        struct rq_item u = {k, top->rank, top->job};
         if (best < 0 || pol_pre_before(bi.key, &bi, u.key, &u)) {
             best = g;
             bi = u;
@@ -477,6 +477,8 @@ int pol_preempt_schedule(struct pol_preempt *p, struct sim *s)
 {
     if (p->oom)
         return SIM_ENOMEM; /* an arrival could not be recorded */
+    if (p->bad_order)
+        return SIM_EINVAL; /* arrivals out of (submit time, id) order */
     p->pass++;
     double now = sim_now(s), k;
     int rc = 0;
@@ -555,7 +557,7 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
 {
     if (!p->slots) {
         size_t n = sim_njobs(s), bytes = n * sizeof *p->slots;
-        p->slots = malloc(bytes + n * (sizeof *p->where + 1));
+        p->slots = malloc(bytes + n * (sizeof *p->where + sizeof *p->rank + 1));
         if (!p->slots) {
             p->oom = 1;
             return;
@@ -563,11 +565,25 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
         memset(p->slots, 0xff, bytes); /* heap, node: -1 */
         p->where = (struct rq_where *)(p->slots + n);
         memset(p->where, 0, n * sizeof *p->where); /* in no queue */
-        p->one_gpu = (uint8_t *)(p->where + n);
+        p->rank = (uint32_t *)(p->where + n);
+        memset(p->rank, 0xff, n * sizeof *p->rank); /* none yet */
+        p->one_gpu = (uint8_t *)(p->rank + n);
         p->prefetch =
             n * (sizeof(struct sim_job) + sizeof *p->slots) > PRE_CACHED;
     }
     const struct sim_job *j = sim_job(s, job);
+    /* The engine hands jobs over in (submit time, id) order (sim_run's
+     * arrival order): the rank stands for both in the order of jobs. A job
+     * back after running out of memory arrives again: it keeps its rank. */
+    if (p->rank[job] == UINT32_MAX) {
+        if (p->arrived > 0 && !(j->submit_time > p->last_submit ||
+                                (j->submit_time == p->last_submit &&
+                                 job > p->last_job)))
+            p->bad_order = 1;
+        p->rank[job] = p->arrived++;
+        p->last_submit = j->submit_time;
+        p->last_job = job;
+    }
     int on_type0 =
         (j->allowed & 1u) && sim_class(s, j->job_class)->unit_s[0] > 0;
     p->one_gpu[job] = (uint8_t)((j->num_gpus == 1 ? PRE_ONE_GPU : 0) |

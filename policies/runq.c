@@ -19,6 +19,23 @@ static int alive(const struct rq *q, const struct rq_where *w, uint32_t run,
     return x->queue == q->id && x->run == run && x->idx == i;
 }
 
+/* Sets RUN's clean count (not empty, its top alive): its items from the
+ * top down that are alive, up to RQ_CLEAN. */
+static void find_clean(const struct rq *q, const struct rq_where *w,
+                       uint32_t run)
+{
+    struct rq_run *r = &q->runs[run];
+    uint32_t n = r->hi - r->lo, k = 1;
+    if (r->live == n) {
+        r->clean = n;
+        return;
+    }
+    while (k < n && k < RQ_CLEAN &&
+           alive(q, w, run, r->dir < 0 ? r->lo + k : r->hi - 1 - k))
+        k++;
+    r->clean = k;
+}
+
 /* ---- the heap of runs, by their tops ---- */
 
 static void set_at(struct rq *q, uint32_t i, struct rq_top t)
@@ -111,6 +128,7 @@ static int grow_run(struct rq *q, struct rq_where *w, uint32_t run)
             }
         r->lo = 0;
         r->hi = n;
+        r->clean = n;
         return 0;
     }
     uint32_t cap = r->cap ? 2 * r->cap : 1; /* most runs hold one item */
@@ -157,7 +175,7 @@ static int new_run(struct rq *q, struct rq_where *w, struct rq_item e)
     }
     uint32_t run = q->nspare ? q->spare[--q->nspare] : q->nruns;
     if (run == q->nruns)
-        q->runs[q->nruns++] = (struct rq_run){NULL, 0, 0, 0, 0, 0, 0};
+        q->runs[q->nruns++] = (struct rq_run){NULL, 0, 0, 0, 0, 0, 0, 0};
     struct rq_run *r = &q->runs[run];
     r->lo = r->hi = r->live = 0;
     r->dir = 0;
@@ -166,6 +184,7 @@ static int new_run(struct rq *q, struct rq_where *w, struct rq_item e)
         return -1;
     }
     append(q, w, run, e);
+    r->clean = 1;
     set_at(q, q->hlen, (struct rq_top){e, run});
     heap_up(q, q->hlen++);
     q->open = run;
@@ -183,6 +202,8 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
             if (run_room(q, w, run) != 0)
                 return -1;
             r->dir = up ? 1 : -1;
+            if (up || r->clean == r->hi - r->lo)
+                r->clean++; /* a new top, or all alive still */
             append(q, w, run, e);
             if (up) { /* a new top */
                 q->heap[r->at].top = e;
@@ -218,7 +239,7 @@ static int push_run(struct rq *q, struct rq_where *w, const struct rq_item *e,
         w[e[i].job] = (struct rq_where){q->id, run, i};
         r->a[i] = e[i];
     }
-    r->hi = r->live = n;
+    r->hi = r->live = r->clean = n;
     r->dir = n > 1 ? 1 : 0;
     q->len += n - 1;
     q->heap[r->at].top = e[n - 1];
@@ -246,6 +267,17 @@ int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
     return 0;
 }
 
+int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                   uint32_t n)
+{
+    if (n >= 4)
+        return push_run(q, w, e, n);
+    for (uint32_t k = 0; k < n; k++)
+        if (rq_push(q, w, e[k]) != 0)
+            return -1;
+    return 0;
+}
+
 const struct rq_item *rq_top(const struct rq *q)
 {
     return q->hlen ? &q->heap[0].top : NULL;
@@ -263,6 +295,7 @@ static void fix_top(struct rq *q, struct rq_where *w, uint32_t run)
         while (r->hi > r->lo && !alive(q, w, run, r->hi - 1))
             r->hi--;
     if (r->lo < r->hi) {
+        find_clean(q, w, run);
         q->heap[r->at].top = *run_top(r);
         heap_down(q, r->at);
         return;
@@ -293,6 +326,10 @@ static struct rq_item take(struct rq *q, struct rq_where *w, uint32_t run,
         else
             r->hi--;
         fix_top(q, w, run);
+    } else { /* a dead entry, D items below the top */
+        uint32_t d = r->dir < 0 ? i - r->lo : r->hi - 1 - i;
+        if (r->clean > d)
+            r->clean = d;
     }
     return e;
 }
@@ -312,7 +349,10 @@ struct rq_item rq_pop_any(struct rq *q, struct rq_where *w)
     if (r->hi - r->lo < 2 ||
         (r->live != r->hi - r->lo && !alive(q, w, run, i))) /* dead ones */
         return take(q, w, run, r->dir < 0 ? r->lo : r->hi - 1);
-    return rq_pop_next(q, w, r); /* its top becomes r->a[i] */
+    r->clean = 2;                            /* r->a[i] alive too */
+    struct rq_item e = rq_pop_next(q, w, r); /* its top becomes r->a[i] */
+    find_clean(q, w, run);
+    return e;
 }
 
 struct rq_item rq_remove(struct rq *q, struct rq_where *w, uint32_t job)

@@ -1,7 +1,7 @@
 /* runq_internal.h -- the priority queues of preemptive.c (runq.c), shared
  * with its test only.
  *
- * A queue of items in a strict total order (key, then submit, then job; the
+ * A queue of items in a strict total order (key, then rank, then job; the
  * top is the least, or with `max` the greatest), each job at most once,
  * kept as sorted runs: an item pushed just above the top of the run pushed
  * to last (or just below its bottom, for a run that grows downwards) joins
@@ -11,15 +11,21 @@
  * victims worst first and starts its jobs best first) R stays small, and at
  * worst every run holds one item and the queue is a binary heap. A job
  * taken out from inside a run leaves a dead entry, skipped when it comes to
- * an end of its run. */
+ * an end of its run; a run counts the items at its top known alive
+ * (clean), so that the usual pop looks at no other entry. */
 #ifndef HETSIM_RUNQ_INTERNAL_H
 #define HETSIM_RUNQ_INTERNAL_H
 
 #include <stdint.h>
 
+#define RQ_CLEAN 64 /* see rq_run.clean */
+
+/* 16 bytes. The scheduler's rank (preemptive.c) is the job's place in
+ * (submit time, id) order: one integer compare where ties on key are
+ * common (a burst under LAS), instead of a submit time and an id. */
 struct rq_item {
     double key;
-    double submit; /* ties: the earlier submit, */
+    uint32_t rank; /* ties: the lower rank, */
     uint32_t job;  /* then the lower id */
 };
 
@@ -32,9 +38,12 @@ struct rq_where {
 struct rq_run {
     struct rq_item *a; /* (cap); a[lo, hi) sorted, the top at one end */
     uint32_t lo, hi, cap, live;
-    uint32_t at; /* its index in the heap of runs */
-    int8_t dir;  /* 1: top at hi - 1 (grows upwards), -1: top at lo,
-                    0: one item so far */
+    uint32_t at;    /* its index in the heap of runs */
+    uint32_t clean; /* >= 1 for a run in the heap: its items from the top
+                       down that are known alive (at most RQ_CLEAN more
+                       looked at after a dead one) */
+    int8_t dir;     /* 1: top at hi - 1 (grows upwards), -1: top at lo,
+                       0: one item so far */
 };
 
 /* A run in the heap of runs, with a copy of its top item. */
@@ -68,6 +77,11 @@ int rq_push(struct rq *q, struct rq_where *w, struct rq_item e);
 int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
                  uint32_t n);
 
+/* rq_push_many for E[0, N) known to rise (each nearer the top than the
+ * one before), without the comparisons that find it out. */
+int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
+                   uint32_t n);
+
 /* The top item, or NULL when the queue is empty. */
 const struct rq_item *rq_top(const struct rq *q);
 
@@ -91,14 +105,14 @@ struct rq_item rq_pop_any(struct rq *q, struct rq_where *w);
 void rq_sink_top(struct rq *q);
 
 /* The order of items, the one of every run queue and of the preemptive
- * scheduler (pol_pre_before): (key, submit, job); A with key KA before B
+ * scheduler (pol_pre_before): (key, rank, job); A with key KA before B
  * with key KB (a key given apart, as a priority now, or the item's). */
 static inline int rq_before_key(double ka, const struct rq_item *a, double kb,
                                 const struct rq_item *b)
 {
     if (ka != kb)
         return ka < kb;
-    return a->submit != b->submit ? a->submit < b->submit : a->job < b->job;
+    return a->rank != b->rank ? a->rank < b->rank : a->job < b->job;
 }
 
 /* Whether X belongs nearer the top than Y in Q: rq_before_key's order,
@@ -110,15 +124,16 @@ static inline int rq_higher(const struct rq *q, const struct rq_item *x,
                   : rq_before_key(x->key, x, y->key, y);
 }
 
-/* The usual pop (rq_pop, rq_pop_any): the top's run R, its dead entries
- * aside, has a next item, alive, which becomes the run's top; the run
- * goes down the heap of runs only when a child's top is higher. */
+/* The usual pop (rq_pop, rq_pop_any): the top's run R has a next item,
+ * alive, (R->clean >= 2), which becomes the run's top; the run goes down
+ * the heap of runs only when a child's top is higher. */
 static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
                                          struct rq_run *r)
 {
     struct rq_item e = q->heap[0].top; /* the copy of the run's top */
     w[e.job].queue = 0;
     r->live--;
+    r->clean--;
     q->len--;
     const struct rq_item *next =
         r->dir < 0 ? &r->a[++r->lo] : &r->a[--r->hi - 1];
@@ -130,15 +145,15 @@ static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
 }
 
 /* Takes the top item out (the queue is not empty). Inline for the usual
- * case, where the top's run holds no dead entries (a pass takes its jobs
- * from one run; LAS on a burst pops millions): the item after the top becomes
- * the run's top, and the run goes down the heap of runs only when a child's top
- * is higher. */
+ * case, where the item after the top in the top's run is known alive (a
+ * pass takes its jobs from one run; LAS on a burst pops millions, and its
+ * runs of running jobs hold dead entries where jobs ended): that item
+ * becomes the run's top, and the run goes down the heap of runs only when
+ * a child's top is higher. */
 static inline struct rq_item rq_pop(struct rq *q, struct rq_where *w)
 {
-    uint32_t run = q->heap[0].run;
-    struct rq_run *r = &q->runs[run];
-    if (r->hi - r->lo < 2 || r->live != r->hi - r->lo) /* dead ones */
+    struct rq_run *r = &q->runs[q->heap[0].run];
+    if (r->clean < 2)
         return rq_pop_any(q, w);
     return rq_pop_next(q, w, r);
 }

@@ -8,9 +8,9 @@
 
 #define NJOBS 64
 
-static struct rq_item it(double key, double submit, uint32_t job)
+static struct rq_item it(double key, uint32_t rank, uint32_t job)
 {
-    return (struct rq_item){key, submit, job};
+    return (struct rq_item){key, rank, job};
 }
 
 static uint32_t pop_job(struct rq *q, struct rq_where *w)
@@ -26,13 +26,13 @@ static void pops_in_order(struct rq *q, struct rq_where *w,
         cr_assert_eq(pop_job(q, w), want[i], "pop %d", i);
 }
 
-Test(runq, min_queue_pops_by_key_then_submit_then_job)
+Test(runq, min_queue_pops_by_key_then_rank_then_job)
 {
     struct rq q;
     struct rq_where w[NJOBS] = {{0}};
     rq_init(&q, 1, 0);
     /* (5, 0, 0) (1, 2, 1) (1, 1, 2) (1, 1, 3) (3, 0, 4): by key, then
-     * submit, then id: 2, 3, 1, 4, 0. */
+     * rank, then id: 2, 3, 1, 4, 0. */
     cr_assert_eq(rq_push(&q, w, it(5, 0, 0)), 0);
     cr_assert_eq(rq_push(&q, w, it(1, 2, 1)), 0);
     cr_assert_eq(rq_push(&q, w, it(1, 1, 2)), 0);
@@ -70,10 +70,10 @@ Test(runq, items_pushed_in_order_make_one_run)
     for (uint32_t j = 0; j < 10; j++)
         cr_assert_eq(rq_push(&q, w, it(100 - (double)j, 0, j)), 0);
     cr_assert_eq(q.hlen, 1);
-    /* Then each worse than the last (arrivals in submit order): a second
+    /* Then each worse than the last (arrivals in rank order): a second
      * run, growing downwards. */
     for (uint32_t j = 10; j < 20; j++)
-        cr_assert_eq(rq_push(&q, w, it(200, (double)j, j)), 0);
+        cr_assert_eq(rq_push(&q, w, it(200, j, j)), 0);
     cr_assert_eq(q.hlen, 2);
     for (uint32_t j = 10; j-- > 0;)
         cr_assert_eq(pop_job(&q, w), j);
@@ -111,9 +111,9 @@ static int naive_top(const struct rq_item *item, const int *in, int max)
         if (!in[j])
             continue;
         const struct rq_item *a = &item[j], *b = best < 0 ? NULL : &item[best];
-        int lt = !b || (a->key != b->key         ? a->key < b->key
-                        : a->submit != b->submit ? a->submit < b->submit
-                                                 : a->job < b->job);
+        int lt = !b || (a->key != b->key     ? a->key < b->key
+                        : a->rank != b->rank ? a->rank < b->rank
+                                             : a->job < b->job);
         int gt = b && !lt;
         if (!b || (max ? gt : lt))
             best = j;
@@ -139,7 +139,7 @@ Test(runq, random_operations_agree_with_a_linear_scan)
                 /* keys drift with runs in both directions and ties */
                 base += (double)gsl_rng_uniform_int(r, 3) - 1;
                 item[j] = it(base + (double)gsl_rng_uniform_int(r, 4),
-                             (double)gsl_rng_uniform_int(r, 3), j);
+                             (uint32_t)gsl_rng_uniform_int(r, 3), j);
                 cr_assert_eq(rq_push(&q, w, item[j]), 0);
                 in[j] = 1;
                 n++;
