@@ -3,6 +3,7 @@
  * linear scan. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
+#include <string.h>
 
 #include "runq_internal.h"
 
@@ -274,6 +275,90 @@ Test(runq, lists_pushed_at_once_agree_with_a_linear_scan)
             }
             cr_assert_eq(q.len, (uint32_t)n);
         }
+        rq_free(&q);
+    }
+    gsl_rng_free(r);
+}
+
+/* The least (or greatest) of the N jobs marked in, by a linear scan, for
+ * queues of more jobs than NJOBS. */
+static int naive_top_of(const struct rq_item *item, const int *in, int n,
+                        int max)
+{
+    int best = -1;
+    for (int j = 0; j < n; j++) {
+        if (!in[j])
+            continue;
+        const struct rq_item *a = &item[j], *b = best < 0 ? NULL : &item[best];
+        int lt = !b || (a->key != b->key     ? a->key < b->key
+                        : a->rank != b->rank ? a->rank < b->rank
+                                             : a->job < b->job);
+        if (!b || (max ? !lt : lt))
+            best = j;
+    }
+    return best;
+}
+
+#define NBIG 600
+
+/* Runs far longer than RQ_CLEAN, pushed whole by rq_push_rising, with
+ * jobs taken out from inside them (dead entries deep below the top, and
+ * clean counts cut and found again), against a linear scan. */
+Test(runq, long_rising_runs_with_dead_entries_agree_with_a_linear_scan)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 29);
+    static struct rq_where w[NBIG];
+    static struct rq_item item[NBIG], list[NBIG];
+    static int in[NBIG];
+    for (int max = 0; max <= 1; max++) {
+        struct rq q;
+        int n = 0, pops = 0;
+        memset(w, 0, sizeof w);
+        memset(in, 0, sizeof in);
+        rq_init(&q, 5, max);
+        for (int step = 0; step < 20000; step++) {
+            unsigned op = (unsigned)gsl_rng_uniform_int(r, 8);
+            if (op == 0) { /* a rising list: each nearer the top */
+                uint32_t k = 0, len = 1 + (uint32_t)gsl_rng_uniform_int(r, 200);
+                double key = (double)gsl_rng_uniform_int(r, 1000);
+                for (int j = 0; j < NBIG && k < len; j++) {
+                    if (in[j] || gsl_rng_uniform_int(r, 2) != 0)
+                        continue;
+                    key += max ? 1 + (double)gsl_rng_uniform_int(r, 2)
+                               : -1 - (double)gsl_rng_uniform_int(r, 2);
+                    item[j] = list[k++] = it(
+                        key, (uint32_t)gsl_rng_uniform_int(r, 4), (uint32_t)j);
+                    in[j] = 1;
+                    n++;
+                }
+                cr_assert_eq(rq_push_rising(&q, w, list, k), 0);
+            } else if (n > 0 && op <= 3) {
+                int t = naive_top_of(item, in, NBIG, max);
+                cr_assert_eq(pop_job(&q, w), (uint32_t)t, "step %d", step);
+                in[t] = 0;
+                n--;
+                pops++;
+            } else if (n > 0 && op <= 6) { /* one from inside a run */
+                uint32_t j = (uint32_t)gsl_rng_uniform_int(r, NBIG);
+                if (in[j]) {
+                    cr_assert_eq(rq_remove(&q, w, j).job, j);
+                    in[j] = 0;
+                    n--;
+                }
+            } else { /* one alone, anywhere */
+                uint32_t j = (uint32_t)gsl_rng_uniform_int(r, NBIG);
+                if (!in[j]) {
+                    item[j] = it((double)gsl_rng_uniform_int(r, 1000),
+                                 (uint32_t)gsl_rng_uniform_int(r, 4), j);
+                    cr_assert_eq(rq_push(&q, w, item[j]), 0);
+                    in[j] = 1;
+                    n++;
+                }
+            }
+            cr_assert_eq(q.len, (uint32_t)n);
+        }
+        cr_assert_gt(pops, 1000);
         rq_free(&q);
     }
     gsl_rng_free(r);
