@@ -735,5 +735,5 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     double run = start_fields(s, j, job, t, 0, unit_s);
     uint32_t kind = SIM_EV_FINISH;
     doom_check(s, j, job, t, &run, &kind);
-    return sim_heap_push(&s->heap, s->now + run, kind, j, job->epoch);
+    return sim_heap_push_aside(&s->heap, s->now + run, kind, j, job->epoch);
 }

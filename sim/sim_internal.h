@@ -72,6 +72,14 @@ struct sim_heap {
      * time): pushed and popped in O(1), ordered by the same (time, seq). */
     struct sim_event front;
     int has_front;
+    /* The events of runs sim_swap starts (sim_heap_push_aside) later than
+     * the horizon, kept unsorted beside the heap: LAS on a burst preempts
+     * nearly every such run before its end is due, so most of them are
+     * dropped by a scan (heap.c, aside_scan) without ever being sorted.
+     * The heap holds every event up to the horizon; a scan moves it on
+     * when the heap's earliest is past it. */
+    size_t aside_len;      /* they fill ev[cap - aside_len, cap) */
+    double aside_horizon;  /* every event aside is later */
 };
 
 /* sim_heap_push's out-of-line path: an arrival (it may go beside the
@@ -84,7 +92,7 @@ int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
 static inline int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
                                 uint32_t job, uint32_t epoch)
 {
-    if (kind == SIM_EV_ARRIVAL || h->len == h->cap)
+    if (kind == SIM_EV_ARRIVAL || h->len + h->aside_len == h->cap)
         return sim_heap_push_slow(h, time, kind, job, epoch);
     struct sim_event e = {time, h->next_seq++, kind, job, epoch};
     struct sim_event *ev = h->ev;
@@ -101,11 +109,41 @@ static inline int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
     ev[i] = e;
     return 0;
 }
+
+/* sim_heap_push_aside's out-of-line path: a full buffer (a scan, or
+ * growth); 0 or SIM_ENOMEM. */
+int sim_heap_push_aside_slow(struct sim_heap *h, double time, uint32_t kind,
+                             uint32_t job, uint32_t epoch);
+
+/* sim_heap_push for an event of a run (sim_event_of_run) likely to go
+ * stale before it is due (sim_swap's): later than the horizon, appended
+ * unsorted beside the heap; it pops in the same (time, seq) order as by
+ * sim_heap_push. 0 or SIM_ENOMEM. */
+static inline int sim_heap_push_aside(struct sim_heap *h, double time,
+                                      uint32_t kind, uint32_t job,
+                                      uint32_t epoch)
+{
+#ifndef NDEBUG
+    SIM_ASSERT(kind == SIM_EV_FINISH || kind == SIM_EV_OOM ||
+               kind == SIM_EV_SLICE);
+#endif
+    size_t i = h->aside_len;
+    if (!(time > h->aside_horizon))
+        return sim_heap_push(h, time, kind, job, epoch);
+    if (h->len + i == h->cap)
+        return sim_heap_push_aside_slow(h, time, kind, job, epoch);
+    h->ev[h->cap - 1 - i] =
+        (struct sim_event){time, h->next_seq++, kind, job, epoch};
+    h->aside_len = i + 1;
+    return 0;
+}
+
 /* Removes the earliest event into *out; 0, or -1 when empty. */
 int sim_heap_pop(struct sim_heap *h, struct sim_event *out);
 void sim_heap_free(struct sim_heap *h);
-/* The time of the earliest event, or INFINITY when there is none. */
-double sim_heap_top_time(const struct sim_heap *h);
+/* The time of the earliest event, or INFINITY when there is none (it may
+ * scan the events aside, hence not const). */
+double sim_heap_top_time(struct sim_heap *h);
 
 /* ---- Free GPUs per type (freemap.c) ------------------------------------- */
 

@@ -1,7 +1,8 @@
 /* test_heap_compact.c -- the event heap dropping stale events (heap.c,
  * sim_heap.live): it pops the live events in the order a heap that keeps
  * every event pops them (stale ones skipped there by hand, as the engine
- * does), and its size follows the live events, not all pushes. */
+ * does), and its size follows the live events, not all pushes; the same
+ * with events pushed aside (sim_heap_push_aside) against a reference. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
 
@@ -60,4 +61,154 @@ Test(event_heap, dropping_stale_events_keeps_the_order_and_bounds_the_size)
     sim_heap_free(&a);
     sim_heap_free(&b);
     gsl_rng_free(r);
+}
+
+/* The reference: every event pushed, in a plain array; the next one is
+ * found by a linear search for the least (time, seq) among those not yet
+ * popped and live by the rule (a run's event is live while its job's
+ * epoch is the one it was pushed with). */
+struct ref_event {
+    double time;
+    uint64_t seq;
+    uint32_t job, epoch, kind, aside, done;
+};
+
+static int ref_live(const struct ref_event *e, const uint32_t *epochs)
+{
+    return e->kind == SIM_EV_WAKE || e->epoch == epochs[e->job];
+}
+
+/* Index of the next live event of REF (N of them), or N; drops from the
+ * front the ones done or stale for good (epochs only grow) at *FROM. */
+static size_t ref_next(struct ref_event *ref, size_t n, size_t *from,
+                       const uint32_t *epochs)
+{
+    while (*from < n && (ref[*from].done || !ref_live(&ref[*from], epochs)))
+        (*from)++;
+    size_t best = n;
+    for (size_t i = *from; i < n; i++) {
+        const struct ref_event *e = &ref[i];
+        if (e->done || !ref_live(e, epochs))
+            continue;
+        if (best == n || e->time < ref[best].time ||
+            (e->time == ref[best].time && e->seq < ref[best].seq))
+            best = i;
+    }
+    return best;
+}
+
+/* Never called: the heap reads its epochs. */
+static int live_by_epochs_only(const void *ctx, const struct sim_event *ev)
+{
+    (void)ctx;
+    (void)ev;
+    cr_assert_fail("the heap called live, not its epochs");
+    return 1;
+}
+
+/* Run events pushed aside (sim_heap_push_aside, as sim_swap does), most
+ * of them stale before they are due, mixed with wake-ups and run events
+ * pushed into the heap, with many equal times: the live events pop in the
+ * (time, seq) order of the reference, through scans that drop the stale
+ * events aside and move the due ones into the heap, and through the
+ * compactions of a full block; its size follows the live events. */
+Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
+{
+    enum { JOBS = 40, PUSHES = 150000 };
+    uint32_t epochs[JOBS] = {0};
+    struct ref_event *ref = calloc(PUSHES, sizeof *ref);
+    cr_assert_not_null(ref);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 19);
+    struct sim_heap h = {0};
+    h.epochs = epochs;
+    h.live = live_by_epochs_only;
+    size_t n = 0, from = 0, popped = 0, aside_popped = 0, ties = 0;
+    size_t max_aside = 0, max_live = 0, stale_skipped = 0;
+    double now = 0, last = -1;
+    while (n < PUSHES) {
+        /* a few pushes at NOW, or now and then a pass's many (which
+         * fill the block), then one pop */
+        int burst =
+            gsl_rng_uniform(r) < 0.002 ? 1500 : (int)gsl_rng_uniform_int(r, 6);
+        for (int k = burst; k >= 0 && n < PUSHES; k--) {
+            uint32_t j = (uint32_t)gsl_rng_uniform_int(r, JOBS);
+            double u = gsl_rng_uniform(r);
+            struct ref_event *e = &ref[n];
+            e->seq = h.next_seq;
+            e->job = j;
+            if (u < 0.05) { /* a wake-up, soon (or at the horizon) */
+                e->kind = SIM_EV_WAKE;
+                e->time = now + (double)gsl_rng_uniform_int(r, 4);
+                if (u < 0.01 && h.aside_horizon >= now)
+                    e->time = h.aside_horizon;
+                cr_assert_eq(sim_heap_push(&h, e->time, e->kind, 0, 0), 0);
+                e->job = 0;
+            } else { /* J's run ends or moves: its event goes stale */
+                epochs[j]++;
+                e->kind = u < 0.1 ? SIM_EV_OOM : SIM_EV_FINISH;
+                e->epoch = epochs[j];
+                /* whole seconds (equal times), mostly far ahead */
+                e->time = now + (double)gsl_rng_uniform_int(r, 3) +
+                          (gsl_rng_uniform(r) < 0.7
+                               ? (double)gsl_rng_uniform_int(r, 400)
+                               : 0);
+                /* now and then at the horizon itself (heap.c): ties
+                 * across the heap and the events aside */
+                if (gsl_rng_uniform(r) < 0.05 && h.aside_horizon >= now)
+                    e->time = h.aside_horizon;
+                e->aside = u < 0.9; /* the rest into the heap itself */
+                int rc =
+                    e->aside
+                        ? sim_heap_push_aside(&h, e->time, e->kind, j, e->epoch)
+                        : sim_heap_push(&h, e->time, e->kind, j, e->epoch);
+                cr_assert_eq(rc, 0);
+            }
+            n++;
+        }
+        max_aside = h.aside_len > max_aside ? h.aside_len : max_aside;
+        size_t live = 0;
+        for (size_t i = from; i < n; i++)
+            live += !ref[i].done && ref_live(&ref[i], epochs);
+        max_live = live > max_live ? live : max_live;
+        /* the heap's next live event (stale ones skipped, as the engine
+         * does) against the reference's */
+        struct sim_event x;
+        int rc;
+        while ((rc = sim_heap_pop(&h, &x)) == 0 && x.kind != SIM_EV_WAKE &&
+               x.epoch != epochs[x.job])
+            stale_skipped++;
+        size_t want = ref_next(ref, n, &from, epochs);
+        if (want == n) {
+            cr_assert_neq(rc, 0, "popped seq %llu, none live in the reference",
+                          (unsigned long long)x.seq);
+            continue;
+        }
+        cr_assert_eq(rc, 0, "empty, reference seq %llu next",
+                     (unsigned long long)ref[want].seq);
+        cr_assert(x.seq == ref[want].seq && x.time == ref[want].time &&
+                      x.job == ref[want].job && x.kind == ref[want].kind,
+                  "pop %zu: seq %llu at %g, reference seq %llu at %g", popped,
+                  (unsigned long long)x.seq, x.time,
+                  (unsigned long long)ref[want].seq, ref[want].time);
+        cr_assert_geq(x.time, now);
+        ref[want].done = 1;
+        ties += x.time == last;
+        last = now = x.time;
+        aside_popped += ref[want].aside;
+        popped++;
+    }
+    cr_assert_gt(popped, 10000);
+    cr_assert_gt(aside_popped, 1000); /* moved into the heap by scans */
+    cr_assert_gt(ties, 1000);         /* equal times, by insertion order */
+    cr_assert_gt(max_aside, 512);
+    cr_assert_gt(stale_skipped, 100); /* some popped stale, as in the engine */
+    /* Every event aside is dropped or moved: the size follows the live
+     * events (at most JOBS run events and a few wake-ups), not the 150,000
+     * pushes: a full block of 1024 or more is compacted, and doubles only
+     * when more than an eighth of it is left. */
+    cr_assert_leq(h.cap, 2048, "cap %zu for %zu live events", h.cap, max_live);
+    sim_heap_free(&h);
+    gsl_rng_free(r);
+    free(ref);
 }
