@@ -22,9 +22,10 @@
  * run queues, O(1) plus the log of a few runs on a burst; a one-GPU job
  * takes its victim's GPU in one engine call, sim_swap; the engine's event
  * heap drops the finish events of preempted runs, so it holds O(running
- * jobs)): about 745 instructions per preemption and restart on a
- * 5,000-job burst (callgrind, release build with link-time optimisation),
- * about 410 of them in the scheduler. The priority is pol_las_prio, inline
+ * jobs, and sim_swap's finish events wait unsorted until due or stale)):
+ * about 625 instructions per preemption and restart on a 5,000-job burst
+ * (callgrind, release build with link-time optimisation), about 375 of
+ * them in the scheduler. The priority is pol_las_prio, inline
  * in preempt_internal.h (and in preempt_swaps.c's swap loop). The
  * commands, wall times and earlier figures are in docs/performance.md.
  * The number of preemptions is the policy's, not a cost of this code:
