@@ -104,22 +104,28 @@ Test(runq, a_job_taken_from_inside_a_run_is_skipped)
     rq_free(&q);
 }
 
-/* The least (or greatest) of the jobs marked in, by a linear scan. */
-static int naive_top(const struct rq_item *item, const int *in, int max)
+/* The least (or greatest) of the N jobs marked in, by a linear scan. */
+static int naive_top_of(const struct rq_item *item, const int *in, int n,
+                        int max)
 {
     int best = -1;
-    for (int j = 0; j < NJOBS; j++) {
+    for (int j = 0; j < n; j++) {
         if (!in[j])
             continue;
         const struct rq_item *a = &item[j], *b = best < 0 ? NULL : &item[best];
         int lt = !b || (a->key != b->key     ? a->key < b->key
                         : a->rank != b->rank ? a->rank < b->rank
                                              : a->job < b->job);
-        int gt = b && !lt;
-        if (!b || (max ? gt : lt))
+        if (!b || (max ? !lt : lt))
             best = j;
     }
     return best;
+}
+
+/* naive_top_of for NJOBS jobs. */
+static int naive_top(const struct rq_item *item, const int *in, int max)
+{
+    return naive_top_of(item, in, NJOBS, max);
 }
 
 Test(runq, random_operations_agree_with_a_linear_scan)
@@ -278,25 +284,6 @@ Test(runq, lists_pushed_at_once_agree_with_a_linear_scan)
         rq_free(&q);
     }
     gsl_rng_free(r);
-}
-
-/* The least (or greatest) of the N jobs marked in, by a linear scan, for
- * queues of more jobs than NJOBS. */
-static int naive_top_of(const struct rq_item *item, const int *in, int n,
-                        int max)
-{
-    int best = -1;
-    for (int j = 0; j < n; j++) {
-        if (!in[j])
-            continue;
-        const struct rq_item *a = &item[j], *b = best < 0 ? NULL : &item[best];
-        int lt = !b || (a->key != b->key     ? a->key < b->key
-                        : a->rank != b->rank ? a->rank < b->rank
-                                             : a->job < b->job);
-        if (!b || (max ? !lt : lt))
-            best = j;
-    }
-    return best;
 }
 
 #define NBIG 600
