@@ -576,9 +576,9 @@ void pol_preempt_arrival(struct pol_preempt *p, struct sim *s, uint32_t job)
      * arrival order): the rank stands for both in the order of jobs. A job
      * back after running out of memory arrives again: it keeps its rank. */
     if (p->rank[job] == UINT32_MAX) {
-        if (p->arrived > 0 && !(j->submit_time > p->last_submit ||
-                                (j->submit_time == p->last_submit &&
-                                 job > p->last_job)))
+        if (p->arrived > 0 &&
+            !(j->submit_time > p->last_submit ||
+              (j->submit_time == p->last_submit && job > p->last_job)))
             p->bad_order = 1;
         p->rank[job] = p->arrived++;
         p->last_submit = j->submit_time;

@@ -78,8 +78,8 @@ struct sim_heap {
      * dropped by a scan (heap.c, aside_scan) without ever being sorted.
      * The heap holds every event up to the horizon; a scan moves it on
      * when the heap's earliest is past it. */
-    size_t aside_len;      /* they fill ev[cap - aside_len, cap) */
-    double aside_horizon;  /* every event aside is later */
+    size_t aside_len;     /* they fill ev[cap - aside_len, cap) */
+    double aside_horizon; /* every event aside is later */
 };
 
 /* sim_heap_push's out-of-line path: an arrival (it may go beside the
