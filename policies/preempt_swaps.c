@@ -20,7 +20,8 @@
  * last victim kept aside, and the worst running one is the worse of the
  * group's top and the worst started job (which ends the swaps, as it was
  * started in this pass). At the end each list joins its queue as one
- * sorted run (rq_push_many). A queue's order is a total order on (priority,
+ * sorted run (rq_push_rising, or rq_push_many when a started job was
+ * not filed worse than the one before). A queue's order is a total order on (priority,
  * submit time, id), so the jobs come out of it as they would have: the
  * decisions, and so the results, are those of filing each at once. Under
  * las the loop files its jobs of one GPU itself (swap_las), without
@@ -158,6 +159,7 @@ static int swap_las(struct pol_preempt *p, struct sim *s, struct aside *a,
 {
     uint32_t v = rq_pop(&p->groups[0].q, p->where).job;
     int32_t node = p->slots[v].node;
+    p->slots[v].heap = -1; /* out of its queue, as in swap_aside */
     int rc = sim_swap(s, v, w);
     if (rc)
         return rc;

@@ -120,7 +120,8 @@ static void aside_drop_stale(struct sim_heap *h, double times[2])
 /* Called when the heap's (and the front's) earliest is past the horizon:
  * drops the stale events aside, and moves into the heap those due by a
  * new horizon, no earlier than that earliest. So every event left aside
- * is later than every other, and the heap alone gives the next event.
+ * is later than the horizon, which is no earlier than the heap's
+ * earliest, and the heap alone gives the next event.
  * The horizon goes an eighth of the live ones' mean distance ahead: on
  * LAS's burst (nearly every run preempted before its end is due) each
  * event aside is scanned about once before it is dropped, and few are

@@ -42,10 +42,14 @@ struct sim_event {
 /* The stale-event rule, in one place (event_live in engine.c, the heap's
  * compaction): an event of a run (finish, out of memory, slice end) is
  * stale once its job's epoch has moved on; any other event is live. */
+static inline int sim_kind_of_run(uint32_t kind)
+{
+    return kind == SIM_EV_FINISH || kind == SIM_EV_OOM || kind == SIM_EV_SLICE;
+}
+
 static inline int sim_event_of_run(const struct sim_event *ev)
 {
-    return ev->kind == SIM_EV_FINISH || ev->kind == SIM_EV_OOM ||
-           ev->kind == SIM_EV_SLICE;
+    return sim_kind_of_run(ev->kind);
 }
 
 /* The rule read from EPOCHS, the compact copy of the jobs' epochs. */
@@ -87,8 +91,9 @@ struct sim_heap {
 int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
                        uint32_t job, uint32_t epoch);
 
-/* Adds an event; 0 or SIM_ENOMEM. Inline for the usual case (LAS on a
- * burst pushes one a preemption): not an arrival, room left. */
+/* Adds an event; 0 or SIM_ENOMEM. Inline for the usual case (not an
+ * arrival, room left: every start pushes one; sim_swap's go through
+ * sim_heap_push_aside, here when they are due by the horizon). */
 static inline int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
                                 uint32_t job, uint32_t epoch)
 {
@@ -123,12 +128,10 @@ static inline int sim_heap_push_aside(struct sim_heap *h, double time,
                                       uint32_t kind, uint32_t job,
                                       uint32_t epoch)
 {
-#ifndef NDEBUG
-    SIM_ASSERT(kind == SIM_EV_FINISH || kind == SIM_EV_OOM ||
-               kind == SIM_EV_SLICE);
-#endif
     size_t i = h->aside_len;
-    if (!(time > h->aside_horizon))
+    /* Only events of runs go aside: a scan tells them stale by their
+     * epochs alone (heap.c, aside_drop_stale) */
+    if (!(time > h->aside_horizon) || !sim_kind_of_run(kind))
         return sim_heap_push(h, time, kind, job, epoch);
     if (h->len + i == h->cap)
         return sim_heap_push_aside_slow(h, time, kind, job, epoch);

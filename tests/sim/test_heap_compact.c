@@ -5,6 +5,7 @@
  * with events pushed aside (sim_heap_push_aside) against a reference. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 
 #include "sim_internal.h"
 
@@ -75,7 +76,8 @@ struct ref_event {
 
 static int ref_live(const struct ref_event *e, const uint32_t *epochs)
 {
-    return e->kind == SIM_EV_WAKE || e->epoch == epochs[e->job];
+    return e->kind == SIM_EV_WAKE || e->kind == SIM_EV_ARRIVAL ||
+           e->epoch == epochs[e->job];
 }
 
 /* Index of the next live event of REF (N of them), or N; drops from the
@@ -106,13 +108,27 @@ static int live_by_epochs_only(const void *ctx, const struct sim_event *ev)
     return 1;
 }
 
+/* The stale rule through the heap's callback (a run without the compact
+ * epochs: a streaming one), its epochs in CTX; counts its calls. */
+static size_t live_calls;
+static int live_by_callback(const void *ctx, const struct sim_event *ev)
+{
+    const uint32_t *epochs = ctx;
+    live_calls++;
+    return !sim_event_of_run(ev) || ev->epoch == epochs[ev->job];
+}
+
 /* Run events pushed aside (sim_heap_push_aside, as sim_swap does), most
- * of them stale before they are due, mixed with wake-ups and run events
- * pushed into the heap, with many equal times: the live events pop in the
- * (time, seq) order of the reference, through scans that drop the stale
- * events aside and move the due ones into the heap, and through the
- * compactions of a full block; its size follows the live events. */
-Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
+ * of them stale before they are due, mixed with wake-ups, arrivals and
+ * run events pushed into the heap, with many equal times: the live events
+ * pop in the (time, seq) order of the reference, through scans that drop
+ * the stale events aside and move the due ones into the heap, and through
+ * the compactions of a full block; its size follows the live events; the
+ * heap's earliest time (sim_heap_top_time, which may scan) is the time of
+ * the next event popped. BY_CALLBACK: the heap tells stale events by its
+ * live callback, not by compact epochs, and at the end some run events
+ * are due at infinity (the horizon goes there). */
+static void pushed_aside_case(int by_callback)
 {
     enum { JOBS = 40, PUSHES = 150000 };
     uint32_t epochs[JOBS] = {0};
@@ -121,8 +137,10 @@ Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 19);
     struct sim_heap h = {0};
-    h.epochs = epochs;
-    h.live = live_by_epochs_only;
+    h.epochs = by_callback ? NULL : epochs;
+    h.live = by_callback ? live_by_callback : live_by_epochs_only;
+    h.live_ctx = epochs;
+    live_calls = 0;
     size_t n = 0, from = 0, popped = 0, aside_popped = 0, ties = 0;
     size_t max_aside = 0, max_live = 0, stale_skipped = 0;
     double now = 0, last = -1;
@@ -137,7 +155,11 @@ Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
             struct ref_event *e = &ref[n];
             e->seq = h.next_seq;
             e->job = j;
-            if (u < 0.05) { /* a wake-up, soon (or at the horizon) */
+            if (u < 0.005) { /* an arrival, soon: the front or the heap */
+                e->kind = SIM_EV_ARRIVAL;
+                e->time = now + (double)gsl_rng_uniform_int(r, 4);
+                cr_assert_eq(sim_heap_push(&h, e->time, e->kind, j, 0), 0);
+            } else if (u < 0.05) { /* a wake-up, soon (or at the horizon) */
                 e->kind = SIM_EV_WAKE;
                 e->time = now + (double)gsl_rng_uniform_int(r, 4);
                 if (u < 0.01 && h.aside_horizon >= now)
@@ -157,7 +179,9 @@ Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
                  * across the heap and the events aside */
                 if (gsl_rng_uniform(r) < 0.05 && h.aside_horizon >= now)
                     e->time = h.aside_horizon;
-                e->aside = u < 0.9; /* the rest into the heap itself */
+                if (by_callback && n > PUSHES - 200 && u > 0.8)
+                    e->time = INFINITY; /* a run that never ends */
+                e->aside = u < 0.9;     /* the rest into the heap itself */
                 int rc =
                     e->aside
                         ? sim_heap_push_aside(&h, e->time, e->kind, j, e->epoch)
@@ -174,10 +198,14 @@ Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
         /* the heap's next live event (stale ones skipped, as the engine
          * does) against the reference's */
         struct sim_event x;
-        int rc;
-        while ((rc = sim_heap_pop(&h, &x)) == 0 && x.kind != SIM_EV_WAKE &&
-               x.epoch != epochs[x.job])
+        double top = sim_heap_top_time(&h);
+        int rc = sim_heap_pop(&h, &x);
+        cr_assert(rc != 0 ? top == INFINITY : x.time == top,
+                  "top time %g, popped %g", top, rc ? INFINITY : x.time);
+        while (rc == 0 && sim_event_of_run(&x) && x.epoch != epochs[x.job]) {
             stale_skipped++;
+            rc = sim_heap_pop(&h, &x);
+        }
         size_t want = ref_next(ref, n, &from, epochs);
         if (want == n) {
             cr_assert_neq(rc, 0, "popped seq %llu, none live in the reference",
@@ -208,7 +236,19 @@ Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
      * pushes: a full block of 1024 or more is compacted, and doubles only
      * when more than an eighth of it is left. */
     cr_assert_leq(h.cap, 2048, "cap %zu for %zu live events", h.cap, max_live);
+    if (by_callback)
+        cr_assert_gt(live_calls, 10000);
     sim_heap_free(&h);
     gsl_rng_free(r);
     free(ref);
+}
+
+Test(event_heap, events_pushed_aside_pop_in_the_order_of_a_sorted_reference)
+{
+    pushed_aside_case(0);
+}
+
+Test(event_heap, events_aside_told_stale_by_the_callback_pop_in_order)
+{
+    pushed_aside_case(1);
 }
