@@ -499,3 +499,63 @@ Test(preemptive, runs_random_heterogeneous_workloads_to_the_end)
     }
     cluster_destroy(c);
 }
+
+/* LAS's swap loop (preempt_swaps.c, swap_las: one GPU type, a full
+ * cluster) against the general path of the same scheduler, which takes
+ * over on a cluster with a second GPU type that no job may use: the same
+ * decisions, so every job's record ends the same, bit for bit. A burst of
+ * one-GPU jobs and later arrivals, a short quantum and a restart overhead
+ * (so that started jobs pay it and swap_las hands them to the general
+ * filing), by attained time and by GPU time. */
+Test(las, swap_loop_matches_the_general_path_on_a_burst)
+{
+    static const char *const node =
+        "{\"gpu_type\": \"G\", \"gpus_per_node\": 4, \"count\": 2}";
+    char one[512], two[512];
+    snprintf(one, sizeof one,
+             "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, "
+             "\"speed\": 1}], \"nodes\": [%s]}",
+             node);
+    snprintf(two, sizeof two,
+             "{\"gpu_types\": [{\"name\": \"G\", \"memory_mb\": 1, "
+             "\"speed\": 1}, {\"name\": \"H\", \"memory_mb\": 1, "
+             "\"speed\": 1}], \"nodes\": [%s, {\"gpu_type\": \"H\", "
+             "\"gpus_per_node\": 1}]}",
+             node);
+    struct cluster *c[2] = {cluster_of(one), cluster_of(two)};
+    for (int metric = 0; metric < 2; metric++)
+        for (int overhead = 0; overhead <= 3; overhead += 3) {
+            struct sim *s[2];
+            for (int k = 0; k < 2; k++) {
+                s[k] = sim_create(c[k], 1);
+                sim_set_restart_overhead(s[k], overhead);
+                gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+                gsl_rng_set(g, 5);
+                for (int i = 0; i < 80; i++)
+                    add(s[k], i < 60 ? 0 : 10.0 * i,
+                        gsl_ran_exponential(g, 60) + 1, 1, 1);
+                gsl_rng_free(g);
+                run(s[k], "las", "2", metric ? "gpu_time" : "time");
+            }
+            struct sim_summary m;
+            cr_assert(sim_summarize(s[0], &m) == 0 &&
+                      m.preemptions_total > 1000);
+            for (uint32_t j = 0; j < sim_njobs(s[0]); j++) {
+                const struct sim_job *a = sim_job(s[0], j),
+                                     *b = sim_job(s[1], j);
+                cr_assert(a->state == JOB_COMPLETED &&
+                              a->finish_time == b->finish_time &&
+                              a->start_time == b->start_time &&
+                              a->run_s == b->run_s &&
+                              a->preemptions == b->preemptions,
+                          "metric %d overhead %d job %u: ends %.17g, %.17g; "
+                          "preempted %d, %d",
+                          metric, overhead, j, a->finish_time, b->finish_time,
+                          a->preemptions, b->preemptions);
+            }
+            sim_destroy(s[0]);
+            sim_destroy(s[1]);
+        }
+    cluster_destroy(c[0]);
+    cluster_destroy(c[1]);
+}
