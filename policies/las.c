@@ -23,7 +23,7 @@
  * takes its victim's GPU in one engine call, sim_swap; the engine's event
  * heap drops the finish events of preempted runs, so it holds O(running
  * jobs, and sim_swap's finish events wait unsorted until due or stale)):
- * about 625 instructions per preemption and restart on a 5,000-job burst
+ * about 635 instructions per preemption and restart on a 5,000-job burst
  * (callgrind, release build with link-time optimisation), about 375 of
  * them in the scheduler. The priority is pol_las_prio, inline
  * in preempt_internal.h (and in preempt_swaps.c's swap loop). The
