@@ -21,9 +21,9 @@
  * group's top and the worst started job (which ends the swaps, as it was
  * started in this pass). At the end each list joins its queue as one
  * sorted run (rq_push_rising, or rq_push_many when a started job was
- * not filed worse than the one before). A queue's order is a total order on (priority,
- * submit time, id), so the jobs come out of it as they would have: the
- * decisions, and so the results, are those of filing each at once. Under
+ * not filed worse than the one before). A queue's order is a total order on
+ * (priority, submit time, id), so the jobs come out of it as they would have:
+ * the decisions, and so the results, are those of filing each at once. Under
  * las the loop files its jobs of one GPU itself (swap_las), without
  * pol_pre_file's general tests. */
 #include <math.h>
