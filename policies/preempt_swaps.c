@@ -82,27 +82,48 @@ static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
     return rq_push(q, p->where, e) != 0 ? SIM_ENOMEM : 0;
 }
 
-/* One swap: waiting job W (the last victim kept aside when FROM_ASIDE,
- * else the waiting queue's top) takes the GPU of the top of group 0. */
-static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
-                      uint32_t w, int from_aside)
+/* The swap itself: waiting job W (the last victim kept aside when
+ * FROM_ASIDE, else the waiting queue's top) takes the GPU of the top of
+ * group 0, *V, which ran on node *NODE; both are out of their queues,
+ * neither filed yet. 0 or sim_swap's code. */
+static inline int take_gpu(struct pol_preempt *p, struct sim *s,
+                           struct aside *a, uint32_t w, int from_aside,
+                           uint32_t *v, int32_t *node)
 {
-    uint32_t v = rq_pop(&p->groups[0].q, p->where).job;
-    int32_t node = p->slots[v].node;
-    p->slots[v].heap = -1;
-    int rc = sim_swap(s, v, w);
+    *v = rq_pop(&p->groups[0].q, p->where).job;
+    *node = p->slots[*v].node;
+    p->slots[*v].heap = -1;
+    int rc = sim_swap(s, *v, w);
     if (rc)
         return rc;
     if (from_aside)
         a->nv--;
     else
         rq_pop(&p->waiting, p->where);
+    return 0;
+}
+
+/* Files W, just started on NODE in this pass, by file_aside. */
+static inline int file_started(struct pol_preempt *p, struct sim *s,
+                               struct aside *a, uint32_t w, int32_t node)
+{
     p->slots[w].heap = -1;
-    if ((rc = file_aside(p, s, a, v)) != 0)
-        return rc;
     p->slots[w].node = node;
     p->slots[w].pass = p->pass;
     return file_aside(p, s, a, w);
+}
+
+/* One swap: waiting job W (the last victim kept aside when FROM_ASIDE,
+ * else the waiting queue's top) takes the GPU of the top of group 0. */
+static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
+                      uint32_t w, int from_aside)
+{
+    uint32_t v;
+    int32_t node;
+    int rc = take_gpu(p, s, a, w, from_aside, &v, &node);
+    if (rc == 0)
+        rc = file_aside(p, s, a, v);
+    return rc ? rc : file_started(p, s, a, w, node);
 }
 
 /* LAS's filing of victim V (record J), as pol_pre_file's and file_aside's
@@ -157,16 +178,11 @@ static inline int file_starter_las(struct pol_preempt *p, struct aside *a,
 static int swap_las(struct pol_preempt *p, struct sim *s, struct aside *a,
                     uint32_t w, int from_aside)
 {
-    uint32_t v = rq_pop(&p->groups[0].q, p->where).job;
-    int32_t node = p->slots[v].node;
-    p->slots[v].heap = -1; /* out of its queue, as in swap_aside */
-    int rc = sim_swap(s, v, w);
+    uint32_t v;
+    int32_t node;
+    int rc = take_gpu(p, s, a, w, from_aside, &v, &node);
     if (rc)
         return rc;
-    if (from_aside)
-        a->nv--;
-    else
-        rq_pop(&p->waiting, p->where);
     double now = sim_now(s);
     const struct sim_job *vj = sim_job(s, v);
     rc = vj->state == JOB_RUNNING ? file_aside(p, s, a, v)
@@ -175,10 +191,7 @@ static int swap_las(struct pol_preempt *p, struct sim *s, struct aside *a,
         return rc;
     if (file_starter_las(p, a, w, sim_job(s, w), now, node) == 0)
         return 0;
-    p->slots[w].heap = -1;
-    p->slots[w].node = node;
-    p->slots[w].pass = p->pass;
-    return file_aside(p, s, a, w);
+    return file_started(p, s, a, w, node);
 }
 
 /* The next swap's waiting job: 1 with *w when the loop swaps it for the

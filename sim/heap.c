@@ -179,14 +179,18 @@ static int make_room(struct sim_heap *h)
     return 0;
 }
 
+/* Room for one more event: make_room when the block is full. */
+static int room_for_one(struct sim_heap *h)
+{
+    return h->len + h->aside_len == h->cap ? make_room(h) : 0;
+}
+
 int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
                        uint32_t job, uint32_t epoch)
 {
-    if (h->len + h->aside_len == h->cap) {
-        int rc = make_room(h);
-        if (rc)
-            return rc;
-    }
+    int rc = room_for_one(h);
+    if (rc)
+        return rc;
     struct sim_event e = {time, h->next_seq++, kind, job, epoch};
     if (kind == SIM_EV_ARRIVAL && !h->has_front) {
         h->front = e;
@@ -200,12 +204,8 @@ int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
 int sim_heap_push_aside_slow(struct sim_heap *h, double time, uint32_t kind,
                              uint32_t job, uint32_t epoch)
 {
-    if (h->len + h->aside_len == h->cap) {
-        int rc = make_room(h);
-        if (rc)
-            return rc;
-    }
-    return sim_heap_push_aside(h, time, kind, job, epoch);
+    int rc = room_for_one(h);
+    return rc ? rc : sim_heap_push_aside(h, time, kind, job, epoch);
 }
 
 /* Before the heap decides, T its earliest (and the front's): when that
