@@ -203,6 +203,11 @@ int exp_file_open(struct exp_file *x, const char *path, char *err,
 int exp_file_commit(struct exp_file *x, char *err, size_t errlen);
 /* Closes and removes the temporary; PATH stays as it was. */
 void exp_file_abort(struct exp_file *x);
+/* Flushes X and has its bytes written to disk now, through a descriptor of
+ * its own, so that the commit's fsync finds little left to write (another
+ * thread may do it while the caller writes other files). Errors are left
+ * to the commit: its descriptor's fsync still reports a failed write. */
+void exp_file_presync(struct exp_file *x);
 
 /* A result set: the folder TARGET written whole. Its files are written
  * into exp_set_dir() (a temporary folder beside TARGET, by any means, also

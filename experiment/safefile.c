@@ -270,6 +270,20 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
     return 0;
 }
 
+void exp_file_presync(struct exp_file *x)
+{
+    if (!x->f || fflush(x->f) != 0 || x->stream || x->fd < 0)
+        return;
+    /* Not X->fd: an fsync there that failed would have told its error, and
+     * the commit's fsync on it would then say nothing. A descriptor of its
+     * own sees the failure too, and leaves X->fd's report for the commit. */
+    int fd = open(x->tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    (void)fsync(fd);
+    close(fd);
+}
+
 void exp_file_abort(struct exp_file *x)
 {
     if (x->f && x->f != stdout)

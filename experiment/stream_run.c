@@ -328,11 +328,19 @@ static int write_timeline(struct stream_out *o, const struct cluster *c)
 
 /* After the run (RC its exit code): the rows of the jobs that never
  * retired (never finished), jobs.csv and timeline.csv committed into the
- * set, or the set aborted; RC, or the failure. */
+ * set, or the set aborted; RC, or the failure. jobs.csv's last rows are
+ * written, and the file written to disk, on the writer's thread while this
+ * one writes timeline.csv. */
 static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
 {
     for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(x->s); j++)
         put_row(x, x->s, (uint32_t)j);
+    if (rc == CLI_OK)
+        cli_rows_writer_finish(x->jobs, &o->jobs_file);
+    if (rc == CLI_OK && x->tl)
+        rc = write_timeline(o, x->c);
+    if (x->tl)
+        cli_tl_spill_close(&o->tl);
     cli_rows_writer_end(x->jobs);
     cli_rows_close(&o->rows);
     free(x->ids.b);
@@ -341,10 +349,6 @@ static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
         rc = CLI_FAILURE;
     } else if (rc != CLI_OK)
         cli_atomic_abort(&o->jobs_file);
-    if (rc == CLI_OK && x->tl)
-        rc = write_timeline(o, x->c);
-    if (x->tl)
-        cli_tl_spill_close(&o->tl);
     if (rc != CLI_OK)
         exp_set_abort(o->set);
     return rc;

@@ -159,6 +159,12 @@ Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_results,
     snprintf(cmd, sizeof cmd, "| cat %s/g.csv", dir);
     for (size_t k = 0; k < 3; k++)
         same_both_ways(dir, cmd, "gavel-108", outputs[k]);
+    /* the same files when the run formats the rows itself, without the
+     * threads of the pipes (the rows of timeline.csv are then formatted as
+     * they come, and its last column after the run, all the same) */
+    cr_assert_eq(run_fifo(dir, "w", cmd, "gavel-108", 2, "all"), 0, "%s", err);
+    cr_assert(same_file(dir, "jobs.csv"));
+    cr_assert(same_file(dir, "timeline.csv"));
     /* the replay was put to work: the cluster was fragmented at times
      * (GPUs free on nodes too small for the 4- and 8-GPU jobs) */
     char path[512], line[512];
