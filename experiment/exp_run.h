@@ -547,8 +547,7 @@ struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
                                               const struct cluster *c);
 void cli_rows_writer_put(struct cli_rows_writer *w,
                          const struct cli_job_fields *f);
-void cli_rows_writer_finish(struct cli_rows_writer *w,
-                            struct cli_atomic *file);
+void cli_rows_writer_finish(struct cli_rows_writer *w, struct cli_atomic *file);
 void cli_rows_writer_end(struct cli_rows_writer *w);
 
 /* A file written under a temporary name and renamed into place by

@@ -215,8 +215,7 @@ void cli_rows_writer_put(struct cli_rows_writer *w,
     cli_pipe_put(w->pipe, size);
 }
 
-void cli_rows_writer_finish(struct cli_rows_writer *w,
-                            struct cli_atomic *file)
+void cli_rows_writer_finish(struct cli_rows_writer *w, struct cli_atomic *file)
 {
     if (!w)
         return;

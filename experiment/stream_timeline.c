@@ -70,8 +70,8 @@ static void put_entries(void *ctx, const char *b, size_t len)
         if (SPILL_BLOCK - sp->n < ENTRY_MAX)
             flush_block(sp);
         char *e = sp->b + sp->n, *text = e + ENTRY_HEAD;
-        char *end = cli_timeline_prefix(text, h.time, h.queued, h.busy,
-                                        by_type, sp->ntypes);
+        char *end = cli_timeline_prefix(text, h.time, h.queued, h.busy, by_type,
+                                        sp->ntypes);
         uint16_t n = (uint16_t)(end - text);
         memcpy(e, &h.mark, sizeof h.mark);
         memcpy(e + sizeof h.mark, &n, sizeof n);
