@@ -174,33 +174,12 @@ void cli_progress_init(struct cli_progress *p, const struct run_config *cfg,
 void cli_progress_tick(struct cli_progress *p, double time, int32_t queued);
 void cli_progress_end(struct cli_progress *p); /* ends a redrawn line */
 
-/* timeline.csv of a streaming run (stream_timeline.c): the observer's
- * rows kept in a temporary file (CTX of cli_tl_spill_change, the
- * sim_observer's change), then written to F after the run with the
- * fragmentation the run learnt only at its end; 0, or -1 when the
- * temporary file could not be had, written or read back. */
-struct cli_pipe;
-struct cli_tl_spill {
-    FILE *f;
-    char *b; /* a block of the file's entries */
-    size_t n;
-    struct cli_pipe *pipe; /* the rows to format into F */
-    int32_t ntypes;
-    int bad;
-    const struct sim *s;
-};
-int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
-                      int32_t ntypes);
-void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
-                         const int32_t *busy_by_type);
-int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
-                       const struct cluster *c);
-void cli_tl_spill_close(struct cli_tl_spill *sp);
 
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
     double predict_wall_s; /* inside sim_wall_s: the estimator's calls */
     int streamed;          /* the streaming run (stream_run.c) */
+    const char *timeline;  /* how its timeline.csv was written, or NULL */
     char stream_why[200];  /* else why not, for perf.json */
 };
 
@@ -534,20 +513,25 @@ char *cli_pipe_room(struct cli_pipe *p, size_t size);
 void cli_pipe_put(struct cli_pipe *p, size_t size);
 void cli_pipe_finish(struct cli_pipe *p);
 void cli_pipe_end(struct cli_pipe *p);
+/* Whether P's records are consumed on its thread. */
+int cli_pipe_threaded(const struct cli_pipe *p);
 
 /* cli_jobs_put's rows into OUT through a pipe, in the order put (NULL: out
  * of memory); a job's record is its fields, its shown id (at most
  * CLI_ID_MAX bytes) and its reason (cli_job_reason: under 160 bytes), so
- * it fits CLI_PIPE_RECORD_MAX. finish hands over the last row and returns:
- * then OUT is closed (cli_rows_close) and FILE, OUT's file, flushed and
- * written to disk (cli_atomic_presync), while the caller goes on. end
- * waits for all that and frees W; OUT's file is then the caller's again. */
+ * it fits CLI_PIPE_RECORD_MAX. FILE (may be NULL) is OUT's file: on the
+ * pipe's thread it is written to disk as it grows (cli_atomic_background).
+ * finish hands over the last row and returns: then OUT is closed
+ * (cli_rows_close) and FILE flushed and written to disk
+ * (cli_atomic_presync) while the caller goes on. end waits for all that
+ * and frees W; OUT's file is then the caller's again. */
 struct cli_rows_writer;
 struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
-                                              const struct cluster *c);
+                                              const struct cluster *c,
+                                              struct cli_atomic *file);
 void cli_rows_writer_put(struct cli_rows_writer *w,
                          const struct cli_job_fields *f);
-void cli_rows_writer_finish(struct cli_rows_writer *w, struct cli_atomic *file);
+void cli_rows_writer_finish(struct cli_rows_writer *w);
 void cli_rows_writer_end(struct cli_rows_writer *w);
 
 /* A file written under a temporary name and renamed into place by
@@ -570,6 +554,36 @@ void cli_atomic_abort(struct cli_atomic *a);
 /* exp_file_presync: A's bytes flushed and written to disk now, so that its
  * commit's fsync has little left to do (its errors show at the commit). */
 void cli_atomic_presync(struct cli_atomic *a);
+/* exp_file_background: A written by a thread that may wait. */
+void cli_atomic_background(struct cli_atomic *a);
+
+/* timeline.csv of a streaming run (stream_timeline.c): the observer's
+ * rows (CTX of cli_tl_spill_change, the sim_observer's change) formatted on
+ * a pipe's thread into a temporary file, then written after the run with
+ * the fragmentation the run learnt only at its end. While every job may
+ * run on one GPU of any type (sim_frag_nil), that column is 0, and the
+ * thread writes the rows into FILE (timeline.csv, opened and its header
+ * written; may be NULL) too. cli_tl_spill_written waits for the thread:
+ * 1 when FILE then holds the whole file, written to disk, to commit; else
+ * cli_tl_spill_write writes it to F (FILE is to be aborted). 0, or -1 when
+ * the temporary file could not be had, written or read back. */
+struct cli_tl_rows;
+struct cli_tl_spill {
+    const struct sim *s;
+    struct cli_pipe *pipe; /* the records to format */
+    int32_t ntypes;
+    int nil;               /* sim_frag_nil, looked at lately */
+    uint64_t records;      /* handed over */
+    struct cli_tl_rows *w; /* the pipe's thread's */
+};
+int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
+                      int32_t ntypes, struct cli_atomic *file);
+void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
+                         const int32_t *busy_by_type);
+int cli_tl_spill_written(struct cli_tl_spill *sp);
+int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
+                       const struct cluster *c);
+void cli_tl_spill_close(struct cli_tl_spill *sp);
 
 /* TEXT as a quoted CSV field, its quotes doubled (RFC 4180). */
 void cli_csv_quoted(FILE *f, const char *text);

@@ -339,6 +339,11 @@ void cli_atomic_presync(struct cli_atomic *a)
     exp_file_presync(&a->x);
 }
 
+void cli_atomic_background(struct cli_atomic *a)
+{
+    exp_file_background(&a->x);
+}
+
 void cli_atomic_abort(struct cli_atomic *a)
 {
     if (a->f)

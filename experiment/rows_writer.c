@@ -14,13 +14,18 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 #define PIPE_BLOCK ((size_t)1 << 18)
-#define PIPE_BLOCKS 4
+/* 4 MB: the run goes on while the thread waits for its file's fdatasync
+ * (exp_file_background: 16 MB at a time, about 11 ms on the machine of
+ * docs/performance.md) */
+#define PIPE_BLOCKS 16
+#define RING_ALIGN ((size_t)2 << 20)
 
 struct cli_pipe {
     cli_pipe_fn *consume;
@@ -73,9 +78,17 @@ struct cli_pipe *cli_pipe_start(cli_pipe_fn *consume, void (*done)(void *ctx),
     if ((env && strcmp(env, "0") == 0) ||
         sched_getaffinity(0, sizeof cpus, &cpus) != 0 || CPU_COUNT(&cpus) < 2)
         return p; /* records consumed by the caller */
+    /* one block for the ring, on 2 MB pages where the kernel offers them:
+     * a first touch of each of its 4 KB pages would fault (some 15 us each
+     * on the VM of docs/performance.md: 15 ms for the ring) */
+    void *ring;
+    if (posix_memalign(&ring, RING_ALIGN, PIPE_BLOCK * PIPE_BLOCKS) != 0)
+        return p;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(ring, PIPE_BLOCK * PIPE_BLOCKS, MADV_HUGEPAGE);
+#endif
     for (int i = 0; i < PIPE_BLOCKS; i++)
-        if (!(p->block[i] = malloc(PIPE_BLOCK)))
-            return p; /* freed by cli_pipe_end */
+        p->block[i] = (char *)ring + (size_t)i * PIPE_BLOCK;
     if (pthread_mutex_init(&p->mu, NULL) != 0)
         return p;
     if (pthread_cond_init(&p->cv, NULL) != 0) {
@@ -137,6 +150,11 @@ void cli_pipe_finish(struct cli_pipe *p)
     }
 }
 
+int cli_pipe_threaded(const struct cli_pipe *p)
+{
+    return p->threaded;
+}
+
 void cli_pipe_end(struct cli_pipe *p)
 {
     if (!p)
@@ -147,8 +165,7 @@ void cli_pipe_end(struct cli_pipe *p)
         pthread_cond_destroy(&p->cv);
         pthread_mutex_destroy(&p->mu);
     }
-    for (int i = 0; i < PIPE_BLOCKS; i++)
-        free(p->block[i]);
+    free(p->block[0]); /* the ring */
     free(p);
 }
 
@@ -161,7 +178,8 @@ struct cli_rows_writer {
     struct cli_pipe *pipe;
     struct cli_rows *out;
     const struct cluster *c;
-    struct cli_atomic *file; /* flushed and written by `done`, or NULL */
+    struct cli_atomic *file; /* OUT's, or NULL */
+    int finished;            /* cli_rows_writer_finish called */
 };
 
 static void put_block(void *ctx, const char *b, size_t len)
@@ -180,23 +198,26 @@ static void put_block(void *ctx, const char *b, size_t len)
 static void rows_done(void *ctx)
 {
     struct cli_rows_writer *w = ctx;
-    if (!w->file)
+    if (!w->file || !w->finished)
         return;
     cli_rows_close(w->out);
     cli_atomic_presync(w->file);
 }
 
 struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
-                                              const struct cluster *c)
+                                              const struct cluster *c,
+                                              struct cli_atomic *file)
 {
     struct cli_rows_writer *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    *w = (struct cli_rows_writer){.out = out, .c = c};
+    *w = (struct cli_rows_writer){.out = out, .c = c, .file = file};
     if (!(w->pipe = cli_pipe_start(put_block, rows_done, w))) {
         free(w);
         return NULL;
     }
+    if (file && cli_pipe_threaded(w->pipe))
+        cli_atomic_background(file);
     return w;
 }
 
@@ -215,11 +236,11 @@ void cli_rows_writer_put(struct cli_rows_writer *w,
     cli_pipe_put(w->pipe, size);
 }
 
-void cli_rows_writer_finish(struct cli_rows_writer *w, struct cli_atomic *file)
+void cli_rows_writer_finish(struct cli_rows_writer *w)
 {
     if (!w)
         return;
-    w->file = file;
+    w->finished = 1;
     cli_pipe_finish(w->pipe);
 }
 

@@ -183,6 +183,78 @@ Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_results,
     clitest_remove_dir(dir);
 }
 
+/* Whether DIR/NAME/perf.json says timeline.csv was written WHEN. */
+static int written(const char *dir, const char *name, const char *when)
+{
+    char *p = slurp(dir, name, "perf.json"), want[64];
+    snprintf(want, sizeof want, "\"timeline_written\":\t\"%s\"", when);
+    int yes = strstr(p, want) != NULL;
+    free(p);
+    return yes;
+}
+
+/* Jobs of one GPU each, on three GPU types: no free GPU is ever a fragment
+ * (FGD's F(t, f) = f x P(a job does not fit f GPUs of type t) = 0), so a
+ * streamed run writes timeline.csv's rows as it goes, frag_gpus 0, and the
+ * file is the whole run's. One job of two GPUs at the very end of the
+ * same trace makes every node with one free GPU a fragment, in every row
+ * before it too: the rows written as the run went are then dropped, and
+ * the file written after the run again is the whole run's. Both with and
+ * without the pipes' threads. */
+Test(streaming, a_one_gpu_trace_has_its_timeline_written_during_the_run,
+     .timeout = 300)
+{
+    char dir[64], cmd[2048], trace[512];
+    clitest_make_dir(dir, "hetsim-stream");
+    snprintf(trace, sizeof trace, "%s/g1.csv", dir);
+    /* in whole seconds: events at one instant, whose rows the engine
+     * reports apart and the file shows once (a row repeating the one
+     * before is left out) */
+    snprintf(cmd, sizeof cmd,
+             "trace generate -o %s/g.csv -n 20000 --load 0.9 --cluster "
+             "gavel-108 --gpus 1:1 --durations lognormal:8,1.5 -s 5 && awk "
+             "-F, -v OFS=, 'NR > 1 { $2 = int($2); $4 = int($4) + 1 } "
+             "{ print }' %s/g.csv > %s && test -s %s",
+             dir, dir, trace, trace);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    same_both_ways(dir, trace, "gavel-108", "all");
+    cr_assert(written(dir, "s", "during the run"));
+    cr_assert_eq(run_fifo(dir, "w", trace, "gavel-108", 2, "all"), 0, "%s",
+                 err);
+    cr_assert(written(dir, "w", "during the run"));
+    cr_assert(same_file(dir, "timeline.csv"));
+
+    /* the last job asks for 2 GPUs */
+    snprintf(cmd, sizeof cmd,
+             "--version >/dev/null; sed -i '$ s/,1,\\([^,]*\\)$/,2,\\1/' %s; "
+             "tail -n 1 %s",
+             trace, trace);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert(strstr(out, "job-20000,") && strstr(out, ",2,"), "%s", out);
+    same_both_ways(dir, trace, "gavel-108", "all");
+    cr_assert(written(dir, "s", "after the run"));
+    cr_assert_eq(run_fifo(dir, "w", trace, "gavel-108", 2, "all"), 0, "%s",
+                 err);
+    cr_assert(written(dir, "w", "after the run"));
+    cr_assert(same_file(dir, "timeline.csv"));
+    /* and its rows are not those of the nil mix: fragments early on */
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/s/timeline.csv", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "%s", path);
+    size_t rows = 0, fragmented = 0;
+    while (fgets(line, sizeof line, f) && rows < 1000) {
+        const char *comma = strrchr(line, ',');
+        rows++;
+        fragmented += rows > 1 && comma && strtod(comma + 1, NULL) > 0;
+    }
+    fclose(f);
+    cr_assert_gt(fragmented, 0, "none of the first %zu rows", rows);
+    clitest_remove_dir(dir);
+}
+
 static const char unsorted[] = "job_id,submit_time,num_gpus,duration\n"
                                "a,0,1,10\n"
                                "b,5,1,10\n"
