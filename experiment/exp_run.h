@@ -174,7 +174,6 @@ void cli_progress_init(struct cli_progress *p, const struct run_config *cfg,
 void cli_progress_tick(struct cli_progress *p, double time, int32_t queued);
 void cli_progress_end(struct cli_progress *p); /* ends a redrawn line */
 
-
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
     double predict_wall_s; /* inside sim_wall_s: the estimator's calls */

@@ -323,8 +323,7 @@ static int write_timeline(struct stream_out *o, const struct cluster *c,
     if (!cli_tl_spill_written(&o->tl)) {
         perf->timeline = "after the run";
         cli_atomic_abort(&o->tl_file);
-        if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set),
-                            "timeline.csv")) {
+        if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set), "timeline.csv")) {
             cli_error("%s", o->tl_file.err);
             return CLI_FAILURE;
         }
