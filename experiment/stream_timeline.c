@@ -54,6 +54,7 @@ struct cli_tl_rows {
     struct cli_atomic *file;
     struct cli_rows rows;
     int spec; /* FILE holds every row so far */
+    int keep; /* set before the end: FILE may be committed */
     int have; /* a row was written */
     size_t klen, zero_len;
     char key[CLI_TIMELINE_PREFIX_MAX]; /* the last row's text after its time */
@@ -132,7 +133,7 @@ static void entries_done(void *ctx)
     if (!w->file)
         return;
     cli_rows_close(&w->rows);
-    if (w->spec)
+    if (w->spec && w->keep)
         cli_atomic_presync(w->file);
 }
 
@@ -222,6 +223,7 @@ static size_t put_rows(struct sim_frag_replay *r, const char *b, size_t n,
 
 int cli_tl_spill_written(struct cli_tl_spill *sp)
 {
+    sp->w->keep = 1;        /* read by the thread after the pipe's lock */
     cli_pipe_end(sp->pipe); /* every row written */
     sp->pipe = NULL;
     /* the jobs read after the last record count too */
