@@ -174,31 +174,11 @@ void cli_progress_init(struct cli_progress *p, const struct run_config *cfg,
 void cli_progress_tick(struct cli_progress *p, double time, int32_t queued);
 void cli_progress_end(struct cli_progress *p); /* ends a redrawn line */
 
-/* timeline.csv of a streaming run (stream_timeline.c): the observer's
- * rows kept in a temporary file (CTX of cli_tl_spill_change, the
- * sim_observer's change), then written to F after the run with the
- * fragmentation the run learnt only at its end; 0, or -1 when the
- * temporary file could not be had, written or read back. */
-struct cli_tl_spill {
-    FILE *f;
-    char *b; /* a block of records */
-    size_t n;
-    int32_t ntypes;
-    int bad;
-    const struct sim *s;
-};
-int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
-                      int32_t ntypes);
-void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
-                         const int32_t *busy_by_type);
-int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
-                       const struct cluster *c);
-void cli_tl_spill_close(struct cli_tl_spill *sp);
-
 struct run_perf {
     double read_wall_s, sim_wall_s, write_wall_s;
     double predict_wall_s; /* inside sim_wall_s: the estimator's calls */
     int streamed;          /* the streaming run (stream_run.c) */
+    const char *timeline;  /* how its timeline.csv was written, or NULL */
     char stream_why[200];  /* else why not, for perf.json */
 };
 
@@ -490,6 +470,11 @@ void cli_timeline_header(FILE *f, const struct cluster *c);
 char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
                        const int32_t *busy_by_type, int32_t ntypes,
                        double frag);
+/* The same row up to its last column (frag_gpus), with the comma before
+ * it: at most CLI_TIMELINE_PREFIX_MAX bytes; the end. */
+#define CLI_TIMELINE_PREFIX_MAX (64 + 12 * SIM_MAX_GPU_TYPES)
+char *cli_timeline_prefix(char *p, double time, int32_t queued, int32_t busy,
+                          const int32_t *busy_by_type, int32_t ntypes);
 /* jobs.csv: its header line, and job I of S's row (ID: its trace id,
  * shown as cli_job_shown_id: "(id too long)" over CLI_ID_MAX bytes, so
  * that a row fits CLI_ROW_MAX). */
@@ -511,14 +496,41 @@ void cli_job_fields(const struct sim *s, const struct cluster *c, uint32_t i,
                     struct cli_job_fields *f);
 void cli_jobs_put(struct cli_rows *o, const struct cluster *c,
                   const struct cli_job_fields *f);
-/* cli_jobs_put's rows into OUT on a thread of their own (rows_writer.c),
- * in the order put, or by the caller where no thread can be had (NULL:
- * out of memory). end waits for the last row and frees W. */
+struct cli_atomic;
+/* Records handed to a thread of their own (rows_writer.c), where CONSUME
+ * takes them a block at a time, in the order put, then DONE (may be NULL)
+ * is called once; or both called by the caller where no thread can be had
+ * (NULL: out of memory). A record is at most CLI_PIPE_RECORD_MAX bytes: room
+ * gives where to write one of SIZE bytes, put hands it over. finish hands
+ * over the last and returns; end also waits for DONE and frees P. */
+#define CLI_PIPE_RECORD_MAX 2048
+typedef void cli_pipe_fn(void *ctx, const char *block, size_t len);
+struct cli_pipe;
+struct cli_pipe *cli_pipe_start(cli_pipe_fn *consume, void (*done)(void *ctx),
+                                void *ctx);
+char *cli_pipe_room(struct cli_pipe *p, size_t size);
+void cli_pipe_put(struct cli_pipe *p, size_t size);
+void cli_pipe_finish(struct cli_pipe *p);
+void cli_pipe_end(struct cli_pipe *p);
+/* Whether P's records are consumed on its thread. */
+int cli_pipe_threaded(const struct cli_pipe *p);
+
+/* cli_jobs_put's rows into OUT through a pipe, in the order put (NULL: out
+ * of memory); a job's record is its fields, its shown id (at most
+ * CLI_ID_MAX bytes) and its reason (cli_job_reason: under 160 bytes), so
+ * it fits CLI_PIPE_RECORD_MAX. FILE (may be NULL) is OUT's file: on the
+ * pipe's thread it is written to disk as it grows (cli_atomic_background).
+ * finish hands over the last row and returns: then OUT is closed
+ * (cli_rows_close) and FILE flushed and written to disk
+ * (cli_atomic_presync) while the caller goes on. end waits for all that
+ * and frees W; OUT's file is then the caller's again. */
 struct cli_rows_writer;
 struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
-                                              const struct cluster *c);
+                                              const struct cluster *c,
+                                              struct cli_atomic *file);
 void cli_rows_writer_put(struct cli_rows_writer *w,
                          const struct cli_job_fields *f);
+void cli_rows_writer_finish(struct cli_rows_writer *w);
 void cli_rows_writer_end(struct cli_rows_writer *w);
 
 /* A file written under a temporary name and renamed into place by
@@ -538,6 +550,39 @@ int cli_atomic_open(struct cli_atomic *a, const char *dir, const char *name);
 int cli_atomic_commit(struct cli_atomic *a);
 /* Closes and removes the temporary file. */
 void cli_atomic_abort(struct cli_atomic *a);
+/* exp_file_presync: A's bytes flushed and written to disk now, so that its
+ * commit's fsync has little left to do (its errors show at the commit). */
+void cli_atomic_presync(struct cli_atomic *a);
+/* exp_file_background: A written by a thread that may wait. */
+void cli_atomic_background(struct cli_atomic *a);
+
+/* timeline.csv of a streaming run (stream_timeline.c): the observer's
+ * rows (CTX of cli_tl_spill_change, the sim_observer's change) formatted on
+ * a pipe's thread into a temporary file, then written after the run with
+ * the fragmentation the run learnt only at its end. While every job may
+ * run on one GPU of any type (sim_frag_nil), that column is 0, and the
+ * thread writes the rows into FILE (timeline.csv, opened and its header
+ * written; may be NULL) too. cli_tl_spill_written waits for the thread:
+ * 1 when FILE then holds the whole file, written to disk, to commit; else
+ * cli_tl_spill_write writes it to F (FILE is to be aborted). 0, or -1 when
+ * the temporary file could not be had, written or read back. */
+struct cli_tl_rows;
+struct cli_tl_spill {
+    const struct sim *s;
+    struct cli_pipe *pipe; /* the records to format */
+    int32_t ntypes;
+    int nil;               /* sim_frag_nil, looked at lately */
+    uint64_t records;      /* handed over */
+    struct cli_tl_rows *w; /* the pipe's thread's */
+};
+int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
+                      int32_t ntypes, struct cli_atomic *file);
+void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
+                         const int32_t *busy_by_type);
+int cli_tl_spill_written(struct cli_tl_spill *sp);
+int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
+                       const struct cluster *c);
+void cli_tl_spill_close(struct cli_tl_spill *sp);
 
 /* TEXT as a quoted CSV field, its quotes doubled (RFC 4180). */
 void cli_csv_quoted(FILE *f, const char *text);

@@ -203,6 +203,17 @@ int exp_file_open(struct exp_file *x, const char *path, char *err,
 int exp_file_commit(struct exp_file *x, char *err, size_t errlen);
 /* Closes and removes the temporary; PATH stays as it was. */
 void exp_file_abort(struct exp_file *x);
+/* Flushes X and has its bytes written to disk now, through a descriptor of
+ * its own, so that the commit's fsync finds little left to write (another
+ * thread may do it while the caller writes other files). Errors are left
+ * to the commit: its descriptor's fsync still reports a failed write. */
+void exp_file_presync(struct exp_file *x);
+/* X is written by a thread that may wait (not the run's): every 16 MB
+ * it writes, its bytes are written to disk (fdatasync, through a
+ * descriptor of its own, as exp_file_presync), so that the commit's fsync
+ * finds little left, where the disk's own cache would keep early writeback
+ * (the kernel's, started every 4 MB) from being done by then. */
+void exp_file_background(struct exp_file *x);
 
 /* A result set: the folder TARGET written whole. Its files are written
  * into exp_set_dir() (a temporary folder beside TARGET, by any means, also

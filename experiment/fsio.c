@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@
 static const char *const op_names[EXP_IO_NOPS] = {
     "open", "write", "fsync", "rename", "close", "link", "mkdir", "writeback"};
 static long fault_at[EXP_IO_NOPS]; /* fail the k-th call; 0 never */
-static long op_calls[EXP_IO_NOPS];
+/* atomic: the rows' threads of a streamed run write too (rows_writer.c) */
+static _Atomic long op_calls[EXP_IO_NOPS];
 static int fault_parsed;
 
 /* HETSIM_FAULT="OP:K[,OP:K...]": the K-th call of OP fails (ENOSPC for
@@ -47,7 +49,9 @@ int exp_io_fault(enum exp_io_op op)
 {
     if (!fault_parsed)
         parse_faults();
-    if (++op_calls[op] != fault_at[op] || fault_at[op] <= 0)
+    if (atomic_fetch_add_explicit(&op_calls[op], 1, memory_order_relaxed) + 1 !=
+            fault_at[op] ||
+        fault_at[op] <= 0)
         return 0;
     static const char msg[] = "hetsim: fault injected: ";
     (void)!write(2, msg, sizeof msg - 1);

@@ -334,6 +334,16 @@ int cli_atomic_commit(struct cli_atomic *a)
     return exp_file_commit(&a->x, a->err, sizeof a->err);
 }
 
+void cli_atomic_presync(struct cli_atomic *a)
+{
+    exp_file_presync(&a->x);
+}
+
+void cli_atomic_background(struct cli_atomic *a)
+{
+    exp_file_background(&a->x);
+}
+
 void cli_atomic_abort(struct cli_atomic *a)
 {
     if (a->f)

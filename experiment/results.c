@@ -154,6 +154,8 @@ cJSON *cli_perf_json(const struct run_perf *p, const struct sim *s)
                             p->streamed ? "streaming" : "whole-trace");
     if (!p->streamed)
         cJSON_AddStringToObject(o, "streaming_not_used", p->stream_why);
+    else if (p->timeline)
+        cJSON_AddStringToObject(o, "timeline_written", p->timeline);
     return o;
 }
 

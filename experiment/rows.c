@@ -142,8 +142,8 @@ void cli_timeline_header(FILE *f, const struct cluster *c)
     fputs(",frag_gpus\n", f);
 }
 
-char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
-                       const int32_t *busy_by_type, int32_t ntypes, double frag)
+char *cli_timeline_prefix(char *p, double time, int32_t queued, int32_t busy,
+                          const int32_t *busy_by_type, int32_t ntypes)
 {
     p = cli_put_double(p, time);
     *p++ = ',';
@@ -155,6 +155,13 @@ char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
         p = cli_put_int(p, busy_by_type[t]);
     }
     *p++ = ',';
+    return p;
+}
+
+char *cli_timeline_row(char *p, double time, int32_t queued, int32_t busy,
+                       const int32_t *busy_by_type, int32_t ntypes, double frag)
+{
+    p = cli_timeline_prefix(p, time, queued, busy, busy_by_type, ntypes);
     p = cli_put_double(p, frag);
     *p++ = '\n';
     return p;

@@ -61,12 +61,16 @@ struct cookie {
     int kick;      /* a regular file: start its writeback as it grows */
     off_t written; /* bytes written */
     off_t kicked;  /* bytes whose writeback has been started */
+    int sync_fd;   /* exp_file_background's descriptor, or -1 */
+    off_t synced;  /* bytes written to disk through it */
     char buf[1 << 16];
 };
 
 /* Bytes between two starts of writeback: the commit's fsync then waits
  * only for the last of them. */
 #define KICK_BYTES ((off_t)4 << 20)
+/* Bytes between two fdatasyncs of exp_file_background. */
+#define SYNC_BYTES ((off_t)16 << 20)
 
 /* Starts the writeback of what C wrote since the last start, without
  * waiting for it: the disk works while the run goes on, and the fsync at
@@ -74,6 +78,11 @@ struct cookie {
  * hint: its failure is not an error (the fsync reports any). */
 static void kick(struct cookie *c)
 {
+    if (c->sync_fd >= 0 && c->written - c->synced >= SYNC_BYTES) {
+        (void)fdatasync(c->sync_fd); /* its failure: see exp_file_presync */
+        c->synced = c->kicked = c->written;
+        return;
+    }
     if (c->kick && c->written - c->kicked >= KICK_BYTES) {
         (void)exp_io_writeback(c->fd, c->kicked, c->written - c->kicked);
         c->kicked = c->written;
@@ -101,6 +110,8 @@ static ssize_t cookie_write(void *v, const char *buf, size_t n)
 static int cookie_close(void *v)
 {
     struct cookie *c = v; /* freed by our caller, after fclose */
+    if (c->sync_fd >= 0)
+        close(c->sync_fd);
     return exp_io_close(c->fd);
 }
 
@@ -112,7 +123,8 @@ static FILE *stream_on(struct exp_file *x)
     c->fd = x->fd;
     c->err = 0;
     c->kick = !x->stream;
-    c->written = c->kicked = 0;
+    c->written = c->kicked = c->synced = 0;
+    c->sync_fd = -1;
     cookie_io_functions_t io = {NULL, cookie_write, NULL, cookie_close};
     FILE *f = fopencookie(c, "w", io);
     if (!f) {
@@ -268,6 +280,27 @@ int exp_file_commit(struct exp_file *x, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+void exp_file_background(struct exp_file *x)
+{
+    struct cookie *c = x->cookie;
+    if (c && c->kick && c->sync_fd < 0 && !x->stream && x->tmp[0])
+        c->sync_fd = open(x->tmp, O_RDONLY | O_CLOEXEC); /* -1: as before */
+}
+
+void exp_file_presync(struct exp_file *x)
+{
+    if (!x->f || fflush(x->f) != 0 || x->stream || x->fd < 0)
+        return;
+    /* Not X->fd: an fsync there that failed would have told its error, and
+     * the commit's fsync on it would then say nothing. A descriptor of its
+     * own sees the failure too, and leaves X->fd's report for the commit. */
+    int fd = open(x->tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    (void)fsync(fd);
+    close(fd);
 }
 
 void exp_file_abort(struct exp_file *x)

@@ -283,18 +283,26 @@ static int outs_begin(const struct run_config *cfg, struct stream_out *o,
     }
     fputs(cli_jobs_header, o->jobs_file.f);
     cli_rows_open(&o->rows, o->jobs_file.f);
-    x->jobs = cli_rows_writer_start(&o->rows, x->c);
+    x->jobs = cli_rows_writer_start(&o->rows, x->c, &o->jobs_file);
     if (!x->jobs) {
         cli_error("out of memory");
         goto fail;
     }
     if (cfg->no_timeline)
         return CLI_OK;
-    if (cli_tl_spill_open(&o->tl, x->s, x->c->ntypes) != 0) {
+    if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set), "timeline.csv")) {
+        cli_error("%s", o->tl_file.err);
+        cli_rows_writer_end(x->jobs);
+        x->jobs = NULL;
+        goto fail;
+    }
+    cli_timeline_header(o->tl_file.f, x->c);
+    if (cli_tl_spill_open(&o->tl, x->s, x->c->ntypes, &o->tl_file) != 0) {
         cli_error("cannot make a temporary file for timeline.csv: %s",
                   strerror(errno));
         cli_rows_writer_end(x->jobs);
         x->jobs = NULL;
+        cli_atomic_abort(&o->tl_file);
         goto fail;
     }
     x->tl = &o->tl;
@@ -306,18 +314,25 @@ fail:
     return CLI_FAILURE;
 }
 
-/* timeline.csv from the rows kept aside, committed into the set. */
-static int write_timeline(struct stream_out *o, const struct cluster *c)
+/* timeline.csv committed into the set: as its rows were written during
+ * the run, or from the rows kept aside. */
+static int write_timeline(struct stream_out *o, const struct cluster *c,
+                          struct run_perf *perf)
 {
-    if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set), "timeline.csv")) {
-        cli_error("%s", o->tl_file.err);
-        return CLI_FAILURE;
-    }
-    if (cli_tl_spill_write(&o->tl, o->tl_file.f, c) != 0) {
-        cli_error("cannot read back the rows of timeline.csv kept in a "
-                  "temporary file (out of disk space?)");
+    perf->timeline = "during the run";
+    if (!cli_tl_spill_written(&o->tl)) {
+        perf->timeline = "after the run";
         cli_atomic_abort(&o->tl_file);
-        return CLI_FAILURE;
+        if (cli_atomic_open(&o->tl_file, exp_set_dir(o->set), "timeline.csv")) {
+            cli_error("%s", o->tl_file.err);
+            return CLI_FAILURE;
+        }
+        if (cli_tl_spill_write(&o->tl, o->tl_file.f, c) != 0) {
+            cli_error("cannot read back the rows of timeline.csv kept in a "
+                      "temporary file (out of disk space?)");
+            cli_atomic_abort(&o->tl_file);
+            return CLI_FAILURE;
+        }
     }
     if (cli_atomic_commit(&o->tl_file) != 0) {
         cli_error("%s", o->tl_file.err);
@@ -328,11 +343,21 @@ static int write_timeline(struct stream_out *o, const struct cluster *c)
 
 /* After the run (RC its exit code): the rows of the jobs that never
  * retired (never finished), jobs.csv and timeline.csv committed into the
- * set, or the set aborted; RC, or the failure. */
-static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
+ * set, or the set aborted; RC, or the failure. jobs.csv's last rows are
+ * written, and the file written to disk, on the writer's thread while this
+ * one writes timeline.csv. */
+static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc,
+                    struct run_perf *perf)
 {
     for (size_t j = x->retired; rc == CLI_OK && j < sim_njobs(x->s); j++)
         put_row(x, x->s, (uint32_t)j);
+    if (rc == CLI_OK)
+        cli_rows_writer_finish(x->jobs);
+    if (rc == CLI_OK && x->tl)
+        rc = write_timeline(o, x->c, perf);
+    if (x->tl)
+        cli_tl_spill_close(&o->tl);
+    cli_atomic_abort(&o->tl_file); /* unless committed */
     cli_rows_writer_end(x->jobs);
     cli_rows_close(&o->rows);
     free(x->ids.b);
@@ -341,10 +366,6 @@ static int outs_end(struct stream_out *o, struct stream_ctx *x, int rc)
         rc = CLI_FAILURE;
     } else if (rc != CLI_OK)
         cli_atomic_abort(&o->jobs_file);
-    if (rc == CLI_OK && x->tl)
-        rc = write_timeline(o, x->c);
-    if (x->tl)
-        cli_tl_spill_close(&o->tl);
     if (rc != CLI_OK)
         exp_set_abort(o->set);
     return rc;
@@ -383,7 +404,7 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
     cli_progress_end(&x.progress);
     double w0 = cli_clock(); /* write_results adds its part */
     if (x.jobs)
-        rc = outs_end(&outs, &x, rc);
+        rc = outs_end(&outs, &x, rc, perf);
     perf->write_wall_s = cli_clock() - w0;
     perf->streamed = rc != CLI_STREAM_DECLINED;
     if (!perf->streamed) {

@@ -1,26 +1,30 @@
 /* stream_timeline.c -- timeline.csv of a streaming run (stream_run.c).
  *
- * Its frag_gpus column measures the cluster against the whole trace's
- * mix of jobs, which a streaming run knows only at its end (sim.h,
- * sim_frag_mark). So the observer's rows go to a temporary file in binary,
- * each with its mark, and are written out after the run: the fragmentation
- * replayed up to each mark, and a row left out when it repeats the row
- * before it, as a whole-trace run's observer leaves it out. The engine
- * calls the observer at least whenever a whole-trace run's would, so the
- * rows are the same bytes. Memory stays one block; the file is unlinked
- * from the start (tmpfile), so it does not outlive the process. */
+ * Its frag_gpus column, the last, measures the cluster against the whole
+ * trace's mix of jobs, which a streaming run knows only at its end (sim.h,
+ * sim_frag_mark). So the observer's rows are noted with their marks and
+ * handed to a pipe (rows_writer.c), whose thread formats each row but its
+ * last column into a temporary file; after the run they are written out:
+ * the fragmentation replayed up to each mark, and a row left out when it
+ * repeats the row before it, as a whole-trace run's observer leaves it out.
+ * The engine calls the observer at least whenever a whole-trace run's
+ * would, so the rows are the same bytes. Memory stays a few blocks; the
+ * file is unlinked from the start (tmpfile), so it does not outlive the
+ * process. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 #define SPILL_BLOCK ((size_t)1 << 20)
+#define NIL_EVERY 1024 /* records, a power of 2 */
 
-/* A record: time, mark, queued, busy, then busy GPUs of each type. */
+/* A record handed over: time, mark, queued, busy, sim_frag_nil then, and
+ * the busy GPUs of each type. */
 struct head {
     double time;
     uint64_t mark;
-    int32_t queued, busy;
+    int32_t queued, busy, nil, unused;
 };
 
 static size_t record_size(int32_t ntypes)
@@ -28,24 +32,135 @@ static size_t record_size(int32_t ntypes)
     return sizeof(struct head) + (size_t)ntypes * sizeof(int32_t);
 }
 
-int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
-                      int32_t ntypes)
+/* An entry of the temporary file: the mark, the length of the text, then
+ * the row's text up to its last column ("time,queued,busy_gpus,...,"). */
+struct entry {
+    uint64_t mark;
+    uint16_t len;
+};
+#define ENTRY_HEAD (sizeof(uint64_t) + sizeof(uint16_t))
+#define ENTRY_MAX (ENTRY_HEAD + CLI_TIMELINE_PREFIX_MAX)
+
+/* What the pipe's thread writes to (the run's thread after it has ended),
+ * apart from the run's struct cli_tl_spill: no cache line written by one
+ * thread is read by the other at every record. */
+struct cli_tl_rows {
+    FILE *f;
+    char *b; /* a block of the temporary file's entries */
+    size_t n;
+    int32_t ntypes;
+    int bad;
+    /* the rows into FILE while the records say nil */
+    struct cli_atomic *file;
+    struct cli_rows rows;
+    int spec; /* FILE holds every row so far */
+    int keep; /* set before the end: FILE may be committed */
+    int have; /* a row was written */
+    size_t klen, zero_len;
+    char key[CLI_TIMELINE_PREFIX_MAX]; /* the last row's text after its time */
+    char zero[32];                     /* the last column: 0 */
+};
+
+/* The row kept last, as put_rows compares the next with it. */
+struct last_row {
+    int have;
+    double frag;
+    size_t klen, frag_len;
+    char key[CLI_TIMELINE_PREFIX_MAX]; /* its text after the time */
+    char frag_text[32];                /* frag's */
+};
+
+static void flush_block(struct cli_tl_rows *w)
 {
-    *sp = (struct cli_tl_spill){.s = s, .ntypes = ntypes};
-    sp->f = tmpfile();
-    sp->b = malloc(SPILL_BLOCK);
-    if (!sp->f || !sp->b) {
+    if (w->n && fwrite(w->b, 1, w->n, w->f) != w->n)
+        w->bad = 1;
+    w->n = 0;
+}
+
+/* The row of TEXT (its N bytes up to the last column) into FILE, with a
+ * last column of 0, unless it repeats the row before (as put_rows, where
+ * every frag is 0). */
+static void put_nil_row(struct cli_tl_rows *w, const char *text, size_t n)
+{
+    const char *key = memchr(text, ',', n);
+    if (!key)
+        key = text + n;
+    size_t klen = (size_t)(text + n - key);
+    if (w->have && klen == w->klen && memcmp(key, w->key, klen) == 0)
+        return;
+    w->have = 1;
+    w->klen = klen;
+    memcpy(w->key, key, klen);
+    char *line = cli_rows_room(&w->rows);
+    memcpy(line, text, n);
+    memcpy(line + n, w->zero, w->zero_len);
+    line[n + w->zero_len] = '\n';
+    cli_rows_put(&w->rows, n + w->zero_len + 1);
+}
+
+/* The pipe's consumer: each record's entry into the temporary file, and
+ * while they say nil, its row into FILE. */
+static void put_entries(void *ctx, const char *b, size_t len)
+{
+    struct cli_tl_rows *w = ctx;
+    size_t size = record_size(w->ntypes);
+    int32_t by_type[SIM_MAX_GPU_TYPES];
+    for (size_t at = 0; at + size <= len; at += size) {
+        struct head h;
+        memcpy(&h, b + at, sizeof h);
+        memcpy(by_type, b + at + sizeof h, (size_t)w->ntypes * sizeof *by_type);
+        if (SPILL_BLOCK - w->n < ENTRY_MAX)
+            flush_block(w);
+        char *e = w->b + w->n, *text = e + ENTRY_HEAD;
+        char *end = cli_timeline_prefix(text, h.time, h.queued, h.busy, by_type,
+                                        w->ntypes);
+        uint16_t n = (uint16_t)(end - text);
+        memcpy(e, &h.mark, sizeof h.mark);
+        memcpy(e + sizeof h.mark, &n, sizeof n);
+        w->n += ENTRY_HEAD + n;
+        w->spec = w->spec && h.nil;
+        if (w->spec)
+            put_nil_row(w, text, n);
+    }
+}
+
+static void entries_done(void *ctx)
+{
+    struct cli_tl_rows *w = ctx;
+    flush_block(w);
+    if (fflush(w->f) != 0)
+        w->bad = 1;
+    if (!w->file)
+        return;
+    cli_rows_close(&w->rows);
+    if (w->spec && w->keep)
+        cli_atomic_presync(w->file);
+}
+
+int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
+                      int32_t ntypes, struct cli_atomic *file)
+{
+    *sp = (struct cli_tl_spill){.s = s, .ntypes = ntypes, .nil = 1};
+    /* whole cache lines of its own */
+    size_t size = (sizeof *sp->w + 63) / 64 * 64;
+    struct cli_tl_rows *w = sp->w = aligned_alloc(64, size);
+    if (!w)
+        return -1;
+    *w = (struct cli_tl_rows){.ntypes = ntypes, .file = file, .spec = !!file};
+    w->zero_len = (size_t)(cli_put_double(w->zero, 0) - w->zero);
+    if (file)
+        cli_rows_open(&w->rows, file->f);
+    w->f = tmpfile();
+    w->b = malloc(SPILL_BLOCK);
+    if (w->f && w->b)
+        sp->pipe = cli_pipe_start(put_entries, entries_done, w);
+    if (!sp->pipe) {
         cli_tl_spill_close(sp);
         return -1;
     }
+    if (file && cli_pipe_threaded(sp->pipe))
+        cli_atomic_background(file);
     return 0;
-}
-
-static void flush_block(struct cli_tl_spill *sp)
-{
-    if (sp->n && fwrite(sp->b, 1, sp->n, sp->f) != sp->n)
-        sp->bad = 1;
-    sp->n = 0;
 }
 
 void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
@@ -53,69 +168,93 @@ void cli_tl_spill_change(void *ctx, double time, int32_t queued, int32_t busy,
 {
     struct cli_tl_spill *sp = ctx;
     size_t size = record_size(sp->ntypes);
-    if (SPILL_BLOCK - sp->n < size)
-        flush_block(sp);
-    struct head h = {time, sim_frag_mark(sp->s), queued, busy};
-    memcpy(sp->b + sp->n, &h, sizeof h);
-    memcpy(sp->b + sp->n + sizeof h, busy_by_type,
+    char *p = cli_pipe_room(sp->pipe, size);
+    /* Looked at every NIL_EVERY records only: a record said nil after the
+     * jobs stopped being so costs the thread a row written for nothing,
+     * since the end looks again (cli_tl_spill_written). */
+    if (sp->nil && (sp->records++ & (NIL_EVERY - 1)) == 0)
+        sp->nil = sim_frag_nil(sp->s);
+    struct head h = {time, sim_frag_mark(sp->s), queued, busy, sp->nil, 0};
+    memcpy(p, &h, sizeof h);
+    memcpy(p + sizeof h, busy_by_type,
            (size_t)sp->ntypes * sizeof *busy_by_type);
-    sp->n += size;
+    cli_pipe_put(sp->pipe, size);
 }
 
-/* The rows of the records in B[0, N) not equal to the row before (LAST,
- * with *HAVE when there was one). */
-static void put_rows(struct cli_tl_spill *sp, struct sim_frag_replay *r,
-                     const char *b, size_t n, struct cli_rows *out, char *last,
-                     double *last_frag, int *have)
+/* The rows of the whole entries in B[0, N), each left out when it equals
+ * the row kept before it (LAST); the bytes of the entries read. */
+static size_t put_rows(struct sim_frag_replay *r, const char *b, size_t n,
+                       struct cli_rows *out, struct last_row *last)
 {
-    size_t size = record_size(sp->ntypes);
-    size_t key = size - offsetof(struct head, queued);
-    for (size_t at = 0; at + size <= n; at += size) {
-        struct head h;
-        memcpy(&h, b + at, sizeof h);
-        double frag = sim_frag_replay_gpus(r, h.mark);
-        const char *rec = b + at + offsetof(struct head, queued);
-        if (*have && frag == *last_frag && memcmp(rec, last, key) == 0)
+    size_t at = 0;
+    while (n - at >= ENTRY_HEAD) {
+        struct entry e;
+        memcpy(&e.mark, b + at, sizeof e.mark);
+        memcpy(&e.len, b + at + sizeof e.mark, sizeof e.len);
+        if (n - at - ENTRY_HEAD < e.len)
+            break;
+        const char *text = b + at + ENTRY_HEAD;
+        at += ENTRY_HEAD + e.len;
+        double frag = sim_frag_replay_gpus(r, e.mark);
+        /* the counts: the text after the time (same numbers, same text) */
+        const char *key = memchr(text, ',', e.len);
+        if (!key)
+            key = text + e.len;
+        size_t klen = (size_t)(text + e.len - key);
+        if (last->have && frag == last->frag && klen == last->klen &&
+            memcmp(key, last->key, klen) == 0)
             continue;
-        *have = 1;
-        *last_frag = frag;
-        memcpy(last, rec, key);
-        int32_t by_type[SIM_MAX_GPU_TYPES];
-        memcpy(by_type, b + at + sizeof h,
-               (size_t)sp->ntypes * sizeof *by_type);
+        if (!last->have || memcmp(&frag, &last->frag, sizeof frag) != 0) {
+            char *fe = cli_put_double(last->frag_text, frag);
+            last->frag_len = (size_t)(fe - last->frag_text);
+        }
+        last->have = 1;
+        last->frag = frag;
+        last->klen = klen;
+        memcpy(last->key, key, klen);
         char *line = cli_rows_room(out);
-        char *end = cli_timeline_row(line, h.time, h.queued, h.busy, by_type,
-                                     sp->ntypes, frag);
-        cli_rows_put(out, (size_t)(end - line));
+        memcpy(line, text, e.len);
+        memcpy(line + e.len, last->frag_text, last->frag_len);
+        line[e.len + last->frag_len] = '\n';
+        cli_rows_put(out, e.len + last->frag_len + 1);
     }
+    return at;
+}
+
+int cli_tl_spill_written(struct cli_tl_spill *sp)
+{
+    sp->w->keep = 1;        /* read by the thread after the pipe's lock */
+    cli_pipe_end(sp->pipe); /* every row written */
+    sp->pipe = NULL;
+    /* the jobs read after the last record count too */
+    return sp->w->spec && sp->nil && sim_frag_nil(sp->s);
 }
 
 int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
                        const struct cluster *c)
 {
+    struct cli_tl_rows *w = sp->w;
     struct sim_frag_replay *r;
-    char last[sizeof(int32_t) * (2 + SIM_MAX_GPU_TYPES)];
-    double last_frag = 0;
-    int have = 0;
-    size_t size = record_size(sp->ntypes);
-    flush_block(sp);
-    int rc = sim_frag_replay_begin(sp->s, &r) != 0 || sp->bad ||
-             fflush(sp->f) != 0 || fseek(sp->f, 0, SEEK_SET) != 0;
+    struct last_row last = {0};
+    cli_pipe_end(sp->pipe); /* every entry in the file */
+    sp->pipe = NULL;
+    int rc = sim_frag_replay_begin(sp->s, &r) != 0 || w->bad ||
+             fseek(w->f, 0, SEEK_SET) != 0;
     struct cli_rows out;
     cli_timeline_header(f, c);
     cli_rows_open(&out, f);
-    size_t kept = 0; /* bytes of a record cut by the block's end */
+    size_t kept = 0; /* bytes of an entry cut by the block's end */
     while (!rc) {
-        size_t got = fread(sp->b + kept, 1, SPILL_BLOCK - kept, sp->f);
+        size_t got = fread(w->b + kept, 1, SPILL_BLOCK - kept, w->f);
         size_t n = kept + got;
-        put_rows(sp, r, sp->b, n, &out, last, &last_frag, &have);
-        kept = n % size;
-        memmove(sp->b, sp->b + n - kept, kept);
+        size_t used = put_rows(r, w->b, n, &out, &last);
+        kept = n - used;
+        memmove(w->b, w->b + used, kept);
         if (got == 0)
             break;
     }
     cli_rows_close(&out);
-    if (ferror(sp->f) || kept != 0)
+    if (ferror(w->f) || kept != 0)
         rc = 1;
     if (sim_frag_replay_end(r) != 0)
         rc = 1;
@@ -124,9 +263,16 @@ int cli_tl_spill_write(struct cli_tl_spill *sp, FILE *f,
 
 void cli_tl_spill_close(struct cli_tl_spill *sp)
 {
-    if (sp->f)
-        fclose(sp->f);
-    free(sp->b);
-    sp->f = NULL;
-    sp->b = NULL;
+    struct cli_tl_rows *w = sp->w;
+    cli_pipe_end(sp->pipe); /* its thread writes into F and FILE */
+    sp->pipe = NULL;
+    if (!w)
+        return;
+    if (w->file)
+        cli_rows_close(&w->rows); /* its block, when the pipe was not had */
+    if (w->f)
+        fclose(w->f);
+    free(w->b);
+    free(w);
+    sp->w = NULL;
 }

@@ -298,6 +298,22 @@ uint64_t sim_frag_mark(const struct sim *s)
     return fr ? fr->spilled + fr->nlog : 0;
 }
 
+int sim_frag_nil(const struct sim *s)
+{
+    const struct sim_frag *fr = s->frag;
+    const struct cluster *c = s->cluster;
+    if (s->share || !fr || !fr->deferred)
+        return 0; /* not asked there: see sim.h */
+    /* F(t, f) = f x (jobs that may not use t or ask more than f GPUs), and
+     * f = 1 has the most of them, f = 0 none */
+    for (int32_t t = 0; t < c->ntypes; t++)
+        if (c->types[t].max_per_node >= 1 &&
+            fr->table[fr->off[t]] + fr->table[fr->off[t] + 1] !=
+                (int64_t)s->njobs)
+            return 0;
+    return 1;
+}
+
 double sim_frag_key(const struct sim *s)
 {
     if (s->frag && s->frag->deferred)

@@ -511,6 +511,11 @@ struct sim_frag_replay;
 int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **r);
 double sim_frag_replay_gpus(struct sim_frag_replay *r, uint64_t mark);
 int sim_frag_replay_end(struct sim_frag_replay *r);
+/* In a streaming run: 1 when every job so far may run on one GPU of any
+ * type, so that no free GPU is a fragment and the replay would say 0 at
+ * every mark so far; once 0, it stays 0 (such jobs only grow in number). 0
+ * in any other run. */
+int sim_frag_nil(const struct sim *s);
 
 /* ---- GPU sharing in the engine (colocate.c) ------------------------------ */
 

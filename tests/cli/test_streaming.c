@@ -6,6 +6,7 @@
  * says which path ran; an unsorted pipe is an error with the line, an
  * unsorted file falls back to the whole-trace run. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,25 @@ static void same_both_ways(const char *dir, const char *trace,
     free(pw);
 }
 
+/* The rows of DIR/s/timeline.csv whose frag_gpus is above 0, among its
+ * first *ROWS lines (the header one of them), *ROWS then the lines read. */
+static size_t fragmented_rows(const char *dir, size_t *rows)
+{
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/s/timeline.csv", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "%s", path);
+    size_t n = 0, fragmented = 0;
+    while (n < *rows && fgets(line, sizeof line, f)) {
+        const char *comma = strrchr(line, ',');
+        n++;
+        fragmented += n > 1 && comma && strtod(comma + 1, NULL) > 0;
+    }
+    fclose(f);
+    *rows = n;
+    return fragmented;
+}
+
 static const char *const outputs[] = {"summary", "jobs", "all"};
 
 /* With --outputs jobs, jobs.csv too (its rows written as jobs retire); with
@@ -159,21 +179,82 @@ Test(streaming, a_generated_trace_of_100000_jobs_gives_the_whole_runs_results,
     snprintf(cmd, sizeof cmd, "| cat %s/g.csv", dir);
     for (size_t k = 0; k < 3; k++)
         same_both_ways(dir, cmd, "gavel-108", outputs[k]);
+    /* the same files when the run formats the rows itself, without the
+     * threads of the pipes (the rows of timeline.csv are then formatted as
+     * they come, and its last column after the run, all the same) */
+    cr_assert_eq(run_fifo(dir, "w", cmd, "gavel-108", 2, "all"), 0, "%s", err);
+    cr_assert(same_file(dir, "jobs.csv"));
+    cr_assert(same_file(dir, "timeline.csv"));
     /* the replay was put to work: the cluster was fragmented at times
      * (GPUs free on nodes too small for the 4- and 8-GPU jobs) */
-    char path[512], line[512];
-    snprintf(path, sizeof path, "%s/s/timeline.csv", dir);
-    FILE *f = fopen(path, "r");
-    cr_assert(f != NULL, "%s", path);
-    size_t rows = 0, fragmented = 0;
-    while (fgets(line, sizeof line, f)) {
-        const char *comma = strrchr(line, ',');
-        rows++;
-        fragmented += rows > 1 && comma && strtod(comma + 1, NULL) > 0;
-    }
-    fclose(f);
+    size_t rows = SIZE_MAX, fragmented = fragmented_rows(dir, &rows);
     cr_assert_gt(rows, 100000); /* over 3 MB of records kept aside */
     cr_assert_gt(fragmented, rows / 10, "%zu of %zu rows", fragmented, rows);
+    clitest_remove_dir(dir);
+}
+
+/* Whether DIR/NAME/perf.json says timeline.csv was written WHEN. */
+static int written(const char *dir, const char *name, const char *when)
+{
+    char *p = slurp(dir, name, "perf.json"), want[64];
+    snprintf(want, sizeof want, "\"timeline_written\":\t\"%s\"", when);
+    int yes = strstr(p, want) != NULL;
+    free(p);
+    return yes;
+}
+
+/* TRACE on gavel-108 streamed, with the threads and without, gives the
+ * whole run's files, timeline.csv written WHEN (perf.json). */
+static void timeline_both_ways(const char *dir, const char *trace,
+                               const char *when)
+{
+    same_both_ways(dir, trace, "gavel-108", "all");
+    cr_assert(written(dir, "s", when));
+    cr_assert_eq(run_fifo(dir, "w", trace, "gavel-108", 2, "all"), 0, "%s",
+                 err);
+    cr_assert(written(dir, "w", when));
+    cr_assert(same_file(dir, "timeline.csv"));
+}
+
+/* Jobs of one GPU each, on three GPU types: no free GPU is ever a fragment
+ * (FGD's F(t, f) = f x P(a job does not fit f GPUs of type t) = 0), so a
+ * streamed run writes timeline.csv's rows as it goes, frag_gpus 0, and the
+ * file is the whole run's. One job of two GPUs at the very end of the
+ * same trace makes every node with one free GPU a fragment, in every row
+ * before it too: the rows written as the run went are then dropped, and
+ * the file written after the run again is the whole run's. Both with and
+ * without the pipes' threads. */
+Test(streaming, a_one_gpu_trace_has_its_timeline_written_during_the_run,
+     .timeout = 300)
+{
+    char dir[64], cmd[2048], trace[512];
+    clitest_make_dir(dir, "hetsim-stream");
+    snprintf(trace, sizeof trace, "%s/g1.csv", dir);
+    /* in whole seconds: events at one instant, whose rows the engine
+     * reports apart and the file shows once (a row repeating the one
+     * before is left out) */
+    snprintf(cmd, sizeof cmd,
+             "trace generate -o %s/g.csv -n 20000 --load 0.9 --cluster "
+             "gavel-108 --gpus 1:1 --durations lognormal:8,1.5 -s 5 && awk "
+             "-F, -v OFS=, 'NR > 1 { $2 = int($2); $4 = int($4) + 1 } "
+             "{ print }' %s/g.csv > %s && test -s %s",
+             dir, dir, trace, trace);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    timeline_both_ways(dir, trace, "during the run");
+
+    /* the last job asks for 2 GPUs */
+    snprintf(cmd, sizeof cmd,
+             "--version >/dev/null; sed -i '$ s/,1,\\([^,]*\\)$/,2,\\1/' %s; "
+             "tail -n 1 %s",
+             trace, trace);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert(strstr(out, "job-20000,") && strstr(out, ",2,"), "%s", out);
+    timeline_both_ways(dir, trace, "after the run");
+    /* and its rows are not those of the nil mix: fragments early on */
+    size_t rows = 1000, fragmented = fragmented_rows(dir, &rows);
+    cr_assert_gt(fragmented, 0, "none of the first %zu rows", rows);
     clitest_remove_dir(dir);
 }
 
