@@ -295,7 +295,13 @@ void exp_file_presync(struct exp_file *x)
         return;
     /* Not X->fd: an fsync there that failed would have told its error, and
      * the commit's fsync on it would then say nothing. A descriptor of its
-     * own sees the failure too, and leaves X->fd's report for the commit. */
+     * own sees the failure too, and leaves X->fd's report for the commit:
+     * exp_file_background's, when it has one. */
+    struct cookie *c = x->cookie;
+    if (c && c->sync_fd >= 0) {
+        (void)fsync(c->sync_fd);
+        return;
+    }
     int fd = open(x->tmp, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;

@@ -41,6 +41,15 @@ struct entry {
 #define ENTRY_HEAD (sizeof(uint64_t) + sizeof(uint16_t))
 #define ENTRY_MAX (ENTRY_HEAD + CLI_TIMELINE_PREFIX_MAX)
 
+/* The row kept last, as put_row compares the next with it. */
+struct last_row {
+    int have;
+    double frag;
+    size_t klen, frag_len;
+    char key[CLI_TIMELINE_PREFIX_MAX]; /* its text after the time */
+    char frag_text[32];                /* frag's */
+};
+
 /* What the pipe's thread writes to (the run's thread after it has ended),
  * apart from the run's struct cli_tl_spill: no cache line written by one
  * thread is read by the other at every record. */
@@ -55,19 +64,7 @@ struct cli_tl_rows {
     struct cli_rows rows;
     int spec; /* FILE holds every row so far */
     int keep; /* set before the end: FILE may be committed */
-    int have; /* a row was written */
-    size_t klen, zero_len;
-    char key[CLI_TIMELINE_PREFIX_MAX]; /* the last row's text after its time */
-    char zero[32];                     /* the last column: 0 */
-};
-
-/* The row kept last, as put_rows compares the next with it. */
-struct last_row {
-    int have;
-    double frag;
-    size_t klen, frag_len;
-    char key[CLI_TIMELINE_PREFIX_MAX]; /* its text after the time */
-    char frag_text[32];                /* frag's */
+    struct last_row last; /* FILE's */
 };
 
 static void flush_block(struct cli_tl_rows *w)
@@ -77,25 +74,32 @@ static void flush_block(struct cli_tl_rows *w)
     w->n = 0;
 }
 
-/* The row of TEXT (its N bytes up to the last column) into FILE, with a
- * last column of 0, unless it repeats the row before (as put_rows, where
- * every frag is 0). */
-static void put_nil_row(struct cli_tl_rows *w, const char *text, size_t n)
+/* The row of TEXT (its N bytes up to the last column) and FRAG into OUT,
+ * unless it repeats the row kept before it, LAST (the same counts, the
+ * text after the time, and the same frag). */
+static void put_row(struct cli_rows *out, struct last_row *last,
+                    const char *text, size_t n, double frag)
 {
     const char *key = memchr(text, ',', n);
     if (!key)
         key = text + n;
     size_t klen = (size_t)(text + n - key);
-    if (w->have && klen == w->klen && memcmp(key, w->key, klen) == 0)
+    if (last->have && frag == last->frag && klen == last->klen &&
+        memcmp(key, last->key, klen) == 0)
         return;
-    w->have = 1;
-    w->klen = klen;
-    memcpy(w->key, key, klen);
-    char *line = cli_rows_room(&w->rows);
+    if (!last->have || memcmp(&frag, &last->frag, sizeof frag) != 0) {
+        char *fe = cli_put_double(last->frag_text, frag);
+        last->frag_len = (size_t)(fe - last->frag_text);
+    }
+    last->have = 1;
+    last->frag = frag;
+    last->klen = klen;
+    memcpy(last->key, key, klen);
+    char *line = cli_rows_room(out);
     memcpy(line, text, n);
-    memcpy(line + n, w->zero, w->zero_len);
-    line[n + w->zero_len] = '\n';
-    cli_rows_put(&w->rows, n + w->zero_len + 1);
+    memcpy(line + n, last->frag_text, last->frag_len);
+    line[n + last->frag_len] = '\n';
+    cli_rows_put(out, n + last->frag_len + 1);
 }
 
 /* The pipe's consumer: each record's entry into the temporary file, and
@@ -119,8 +123,8 @@ static void put_entries(void *ctx, const char *b, size_t len)
         memcpy(e + sizeof h.mark, &n, sizeof n);
         w->n += ENTRY_HEAD + n;
         w->spec = w->spec && h.nil;
-        if (w->spec)
-            put_nil_row(w, text, n);
+        if (w->spec) /* frag_gpus is 0 */
+            put_row(&w->rows, &w->last, text, n, 0);
     }
 }
 
@@ -147,7 +151,6 @@ int cli_tl_spill_open(struct cli_tl_spill *sp, const struct sim *s,
     if (!w)
         return -1;
     *w = (struct cli_tl_rows){.ntypes = ntypes, .file = file, .spec = !!file};
-    w->zero_len = (size_t)(cli_put_double(w->zero, 0) - w->zero);
     if (file)
         cli_rows_open(&w->rows, file->f);
     w->f = tmpfile();
@@ -195,28 +198,7 @@ static size_t put_rows(struct sim_frag_replay *r, const char *b, size_t n,
             break;
         const char *text = b + at + ENTRY_HEAD;
         at += ENTRY_HEAD + e.len;
-        double frag = sim_frag_replay_gpus(r, e.mark);
-        /* the counts: the text after the time (same numbers, same text) */
-        const char *key = memchr(text, ',', e.len);
-        if (!key)
-            key = text + e.len;
-        size_t klen = (size_t)(text + e.len - key);
-        if (last->have && frag == last->frag && klen == last->klen &&
-            memcmp(key, last->key, klen) == 0)
-            continue;
-        if (!last->have || memcmp(&frag, &last->frag, sizeof frag) != 0) {
-            char *fe = cli_put_double(last->frag_text, frag);
-            last->frag_len = (size_t)(fe - last->frag_text);
-        }
-        last->have = 1;
-        last->frag = frag;
-        last->klen = klen;
-        memcpy(last->key, key, klen);
-        char *line = cli_rows_room(out);
-        memcpy(line, text, e.len);
-        memcpy(line + e.len, last->frag_text, last->frag_len);
-        line[e.len + last->frag_len] = '\n';
-        cli_rows_put(out, e.len + last->frag_len + 1);
+        put_row(out, last, text, e.len, sim_frag_replay_gpus(r, e.mark));
     }
     return at;
 }

@@ -55,6 +55,30 @@ static int flush(struct pol_preempt *p, struct aside *a)
     return rc ? SIM_ENOMEM : 0;
 }
 
+/* Keeps victim E aside when it is better than the last kept (as victims
+ * come), else files it in the waiting queue: 0 or SIM_ENOMEM. */
+static inline int keep_victim(struct pol_preempt *p, struct aside *a,
+                              struct rq_item e)
+{
+    if (a->nv == 0 ||
+        pol_pre_before(e.key, &e, p->vs[a->nv - 1].key, &p->vs[a->nv - 1])) {
+        p->vs[a->nv++] = e;
+        return 0;
+    }
+    return rq_push(&p->waiting, p->where, e) != 0 ? SIM_ENOMEM : 0;
+}
+
+/* Keeps started job E aside, noting whether it is the worst so far. */
+static inline void keep_started(struct pol_preempt *p, struct aside *a,
+                                struct rq_item e)
+{
+    if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
+        a->worst = e;
+    else
+        a->mixed = 1;
+    p->ss[a->ns++] = e;
+}
+
 /* Files victim or started JOB, kept aside when it may be: 0 or SIM_ENOMEM. */
 static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
                       uint32_t job)
@@ -64,22 +88,13 @@ static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
     int rc = pol_pre_file(p, s, job, &e, &idx);
     if (rc)
         return rc;
-    if (idx == 0 &&
-        (a->nv == 0 ||
-         pol_pre_before(e.key, &e, p->vs[a->nv - 1].key, &p->vs[a->nv - 1]))) {
-        p->vs[a->nv++] = e;
-        return 0;
-    }
+    if (idx == 0)
+        return keep_victim(p, a, e);
     if (idx == 1) {
-        if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
-            a->worst = e;
-        else
-            a->mixed = 1;
-        p->ss[a->ns++] = e;
+        keep_started(p, a, e);
         return 0;
     }
-    struct rq *q = idx ? &p->groups[idx - 1].q : &p->waiting;
-    return rq_push(q, p->where, e) != 0 ? SIM_ENOMEM : 0;
+    return rq_push(&p->groups[idx - 1].q, p->where, e) != 0 ? SIM_ENOMEM : 0;
 }
 
 /* The swap itself: waiting job W (the last victim kept aside when
@@ -139,12 +154,7 @@ static inline int file_victim_las(struct pol_preempt *p, struct aside *a,
     sl->since = now;
     sl->heap = 0;
     sl->stamp++;
-    if (a->nv == 0 ||
-        pol_pre_before(e.key, &e, p->vs[a->nv - 1].key, &p->vs[a->nv - 1])) {
-        p->vs[a->nv++] = e;
-        return 0;
-    }
-    return rq_push(&p->waiting, p->where, e) != 0 ? SIM_ENOMEM : 0;
+    return keep_victim(p, a, e);
 }
 
 /* LAS's filing of started job W (record J) in group 0, as pol_pre_file's
@@ -164,11 +174,7 @@ static inline int file_starter_las(struct pol_preempt *p, struct aside *a,
     struct rq_item e = {prio - rate * now, p->rank[w], w};
     struct slot *sl = &p->slots[w];
     *sl = (struct slot){prio, now, 1, node, sl->stamp + 1, p->pass};
-    if (a->ns == 0 || pol_pre_before(a->worst.key, &a->worst, e.key, &e))
-        a->worst = e;
-    else
-        a->mixed = 1;
-    p->ss[a->ns++] = e;
+    keep_started(p, a, e);
     return 0;
 }
 
