@@ -528,8 +528,9 @@ struct cli_rows_writer;
 struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
                                               const struct cluster *c,
                                               struct cli_atomic *file);
+/* put: F's row, F->id of ID_LEN bytes (strlen, known to the caller). */
 void cli_rows_writer_put(struct cli_rows_writer *w,
-                         const struct cli_job_fields *f);
+                         const struct cli_job_fields *f, size_t id_len);
 void cli_rows_writer_finish(struct cli_rows_writer *w);
 void cli_rows_writer_end(struct cli_rows_writer *w);
 
