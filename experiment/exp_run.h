@@ -528,8 +528,9 @@ struct cli_rows_writer;
 struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
                                               const struct cluster *c,
                                               struct cli_atomic *file);
+/* put: F's row, F->id of ID_LEN bytes (strlen, known to the caller). */
 void cli_rows_writer_put(struct cli_rows_writer *w,
-                         const struct cli_job_fields *f);
+                         const struct cli_job_fields *f, size_t id_len);
 void cli_rows_writer_finish(struct cli_rows_writer *w);
 void cli_rows_writer_end(struct cli_rows_writer *w);
 
@@ -562,10 +563,12 @@ void cli_atomic_background(struct cli_atomic *a);
  * the fragmentation the run learnt only at its end. While every job may
  * run on one GPU of any type (sim_frag_nil), that column is 0, and the
  * thread writes the rows into FILE (timeline.csv, opened and its header
- * written; may be NULL) too. cli_tl_spill_written waits for the thread:
- * 1 when FILE then holds the whole file, written to disk, to commit; else
- * cli_tl_spill_write writes it to F (FILE is to be aborted). 0, or -1 when
- * the temporary file could not be had, written or read back. */
+ * written; may be NULL) instead, with a note of each in the temporary
+ * file. cli_tl_spill_written waits for the thread: 1 when FILE then holds
+ * the whole file, written to disk, to commit; else FILE is opened again
+ * for reading, and may be aborted, and cli_tl_spill_write writes the file
+ * to F from both. 0, or -1 when the temporary file could not be had,
+ * written or read back, or FILE's rows could not (a write failed). */
 struct cli_tl_rows;
 struct cli_tl_spill {
     const struct sim *s;

@@ -203,6 +203,9 @@ int exp_file_open(struct exp_file *x, const char *path, char *err,
 int exp_file_commit(struct exp_file *x, char *err, size_t errlen);
 /* Closes and removes the temporary; PATH stays as it was. */
 void exp_file_abort(struct exp_file *x);
+/* Flushes X, so that its bytes so far can be read back from X->tmp; 0, or
+ * -1 when a write to it has failed (then some of them are not there). */
+int exp_file_flush(struct exp_file *x);
 /* Flushes X and has its bytes written to disk now, through a descriptor of
  * its own, so that the commit's fsync finds little left to write (another
  * thread may do it while the caller writes other files). Errors are left

@@ -49,17 +49,24 @@ static char *put_digits(char *p, uint64_t v)
     n += n < 20 && v >= pow10[n];
     n += n == 0;
     char *end = p + n, *q = end;
-    while (v >= 100) {
-        unsigned d = (unsigned)(v % 100) * 2;
-        v /= 100;
-        *--q = digit_pairs[d + 1];
-        *--q = digit_pairs[d];
+    for (; v > UINT32_MAX; v /= 100) /* past 49 days in milliseconds */
+        memcpy(q -= 2, digit_pairs + v % 100 * 2, 2);
+    /* then four digits a step in 32-bit arithmetic, whose divisions by a
+     * constant are shorter multiplications than 64-bit ones */
+    uint32_t u = (uint32_t)v;
+    for (; u >= 10000; u /= 10000) {
+        uint32_t r = u % 10000, hi = r / 100;
+        memcpy(q -= 2, digit_pairs + (r - hi * 100) * 2, 2);
+        memcpy(q -= 2, digit_pairs + hi * 2, 2);
     }
-    if (v >= 10) {
-        *--q = digit_pairs[v * 2 + 1];
-        *--q = digit_pairs[v * 2];
-    } else
-        *--q = (char)('0' + v);
+    if (u >= 100) {
+        memcpy(q -= 2, digit_pairs + u % 100 * 2, 2);
+        u /= 100;
+    }
+    if (u >= 10)
+        memcpy(q - 2, digit_pairs + u * 2, 2);
+    else
+        q[-1] = (char)('0' + u);
     return end;
 }
 

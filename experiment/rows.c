@@ -100,11 +100,19 @@ void cli_jobs_put(struct cli_rows *o, const struct cluster *c,
     char *line = cli_rows_room(o), *p = line;
     p = put_str(p, cli_job_shown_id(f->id));
     *p++ = ',';
+    char *submit = p;
     p = cli_put_double(p, f->submit);
     if (f->state == JOB_COMPLETED) {
         double jct = f->finish - f->submit;
-        double v[] = {f->start, f->finish, jct, jct - f->run_s};
-        for (int k = 0; k < 4; k++) {
+        double v[] = {f->finish, jct, jct - f->run_s};
+        *p++ = ',';
+        if (f->start == f->submit) { /* most jobs: the same text */
+            size_t n = (size_t)(p - 1 - submit);
+            memcpy(p, submit, n);
+            p += n;
+        } else
+            p = cli_put_double(p, f->start);
+        for (int k = 0; k < 3; k++) {
             *p++ = ',';
             p = cli_put_double(p, v[k]);
         }

@@ -222,10 +222,12 @@ struct cli_rows_writer *cli_rows_writer_start(struct cli_rows *out,
 }
 
 void cli_rows_writer_put(struct cli_rows_writer *w,
-                         const struct cli_job_fields *f)
+                         const struct cli_job_fields *f, size_t id_len)
 {
-    const char *id = cli_job_shown_id(f->id); /* at most CLI_ID_MAX bytes */
-    size_t id_len = strlen(id), reason_len = strlen(f->reason);
+    const char *id = f->id; /* as cli_job_shown_id: at most CLI_ID_MAX */
+    if (id_len > CLI_ID_MAX)
+        id_len = strlen(id = cli_job_shown_id(id));
+    size_t reason_len = f->reason[0] ? strlen(f->reason) : 0; /* most: "" */
     size_t size = sizeof *f + id_len + 1 + reason_len + 1;
     if (size > CLI_PIPE_RECORD_MAX) /* cannot be: see exp_run.h */
         abort();

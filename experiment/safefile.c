@@ -289,6 +289,14 @@ void exp_file_background(struct exp_file *x)
         c->sync_fd = open(x->tmp, O_RDONLY | O_CLOEXEC); /* -1: as before */
 }
 
+int exp_file_flush(struct exp_file *x)
+{
+    struct cookie *c = x->cookie;
+    if (!x->f || ferror(x->f) || fflush(x->f) != 0 || (c && c->err))
+        return -1;
+    return 0;
+}
+
 void exp_file_presync(struct exp_file *x)
 {
     if (!x->f || fflush(x->f) != 0 || x->stream || x->fd < 0)

@@ -68,18 +68,20 @@ static int is_pipe(const char *path)
     return stat(path, &st) != 0 || !S_ISREG(st.st_mode);
 }
 
-/* The ids of the jobs read and not yet retired, oldest first, each ending
- * in a NUL: jobs retire in id order, so a queue of their texts. */
+/* The ids of the jobs read and not yet retired, oldest first, each after
+ * its length (2 bytes) and ending in a NUL: jobs retire in id order, so a
+ * queue of their texts. */
 struct idq {
     char *b;
     size_t head, tail, cap;
 };
 
-/* Pushes the LEN bytes of ID (up to a NUL among them) as one id. */
+/* Pushes the LEN bytes of ID (up to a NUL among them; LEN < 2^16) as one
+ * id. */
 static int idq_push(struct idq *q, const char *id, size_t len)
 {
-    len = strnlen(id, len);
-    size_t need = len + 1; /* its NUL */
+    uint16_t n = (uint16_t)(len = strnlen(id, len));
+    size_t need = sizeof n + len + 1; /* its length, its NUL */
     if (q->tail + need > q->cap) {
         if (q->tail - q->head + need > q->cap / 2) { /* more than half live */
             size_t cap = 2 * q->cap + need + 4096;
@@ -93,17 +95,21 @@ static int idq_push(struct idq *q, const char *id, size_t len)
         q->tail -= q->head;
         q->head = 0;
     }
-    memcpy(q->b + q->tail, id, len);
-    q->b[q->tail + len] = '\0';
+    memcpy(q->b + q->tail, &n, sizeof n);
+    memcpy(q->b + q->tail + sizeof n, id, len);
+    q->b[q->tail + need - 1] = '\0';
     q->tail += need;
     return 0;
 }
 
-/* The oldest id, valid until the next push. */
-static const char *idq_pop(struct idq *q)
+/* The oldest id, valid until the next push, and its length, *LEN. */
+static const char *idq_pop(struct idq *q, size_t *len)
 {
-    const char *id = q->b + q->head;
-    q->head += strlen(id) + 1;
+    uint16_t n;
+    memcpy(&n, q->b + q->head, sizeof n);
+    const char *id = q->b + q->head + sizeof n;
+    q->head += sizeof n + n + 1;
+    *len = n;
     return id;
 }
 
@@ -174,8 +180,10 @@ static void put_row(struct stream_ctx *x, const struct sim *s, uint32_t i)
 {
     char why[160];
     struct cli_job_fields f;
-    cli_job_fields(s, x->c, i, idq_pop(&x->ids), why, sizeof why, &f);
-    cli_rows_writer_put(x->jobs, &f);
+    size_t len;
+    const char *id = idq_pop(&x->ids, &len);
+    cli_job_fields(s, x->c, i, id, why, sizeof why, &f);
+    cli_rows_writer_put(x->jobs, &f, len);
 }
 
 /* As cli_report_usability, job by job; and jobs.csv's row. */

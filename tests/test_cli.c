@@ -298,6 +298,43 @@ static const char *reference_text(char *buf, size_t cap, double x)
     return buf;
 }
 
+/* Whole numbers as printf's "%lld": every count of digits, at and around
+ * each power of ten and of two (where output.c's put_digits changes from
+ * 64-bit to 32-bit steps, and from four digits a step to two), and the
+ * extremes. */
+Test(number_format, whole_numbers_print_as_printf_does)
+{
+    char buf[40], ref[40];
+    int64_t v[4 * 19 + 4 * 63 + 4], n = 0;
+    for (int64_t p = 1, k = 0; k < 19; k++, p *= 10) {
+        v[n++] = p - 1;
+        v[n++] = p;
+        v[n++] = p + 1;
+        v[n++] = -p;
+    }
+    for (int k = 0; k < 63; k++) {
+        int64_t p = (int64_t)1 << k;
+        v[n++] = p - 1;
+        v[n++] = p;
+        v[n++] = p + 1;
+        v[n++] = -p - 1;
+    }
+    v[n++] = INT64_MAX;
+    v[n++] = INT64_MIN;
+    v[n++] = INT64_MAX - 1;
+    v[n++] = 4294967295 + 12345;
+    for (int64_t i = 0; i < n; i++) {
+        *cli_put_int(buf, v[i]) = '\0';
+        snprintf(ref, sizeof ref, "%lld", (long long)v[i]);
+        cr_assert_str_eq(buf, ref);
+    }
+    for (int64_t x = 0; x < 200000; x++) { /* every number of 1 to 5 digits */
+        *cli_put_int(buf, x) = '\0';
+        snprintf(ref, sizeof ref, "%lld", (long long)x);
+        cr_assert_str_eq(buf, ref);
+    }
+}
+
 Test(number_format, times_print_as_printf_shortest_text)
 {
     /* Milliseconds (as traces write them) up to 2^33 s and past it, and

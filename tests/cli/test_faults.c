@@ -164,6 +164,50 @@ Test(faults, a_streamed_run_holds_the_old_or_the_new_set_at_every_failed_call)
               buf);
 }
 
+/* The same where the run reads back the rows it wrote into timeline.csv
+ * as it went: jobs of one GPU, then one of two, so that the rows are
+ * written with frag_gpus 0 and only their notes kept aside, and at the
+ * end timeline.csv is written again from both (experiment/
+ * stream_timeline.c). A failed write of those rows fails the run: never a
+ * timeline.csv with rows missing. Jobs every 5 s for 1 to 59 s: rows of
+ * more than one write (so that one may fail after another went through),
+ * and rows left out as they repeat the counts of the row before. */
+Test(faults, a_streamed_run_that_reads_its_rows_back_holds_either_set)
+{
+    char old_cmd[512], new_cmd[512], target[128], trace[128];
+    snprintf(target, sizeof target, "%s/out", dir);
+    snprintf(trace, sizeof trace, "%s/nil.csv", dir);
+    FILE *f = fopen(trace, "w");
+    cr_assert(f != NULL, "%s", trace);
+    fputs("job_id,submit_time,num_gpus,duration\n", f);
+    for (int i = 0; i < 8000; i++)
+        fprintf(f, "j%d,%d,%d,%d\n", i, 5 * i, i == 6000 ? 2 : 1,
+                1 + i * 37 % 59);
+    cr_assert(fclose(f) == 0, "%s", trace);
+    snprintf(old_cmd, sizeof old_cmd, RUN_ARGS "--policy las --out %s", target);
+    for (int threads = 1; threads >= 0; threads--) {
+        snprintf(new_cmd, sizeof new_cmd,
+                 "--version >/dev/null; HETSIM_WRITER_THREAD=%d %s run -q "
+                 "--trace %s --cluster " SMALL ".json --policy fifo --out %s",
+                 threads, HETSIM_BIN, trace, target);
+        int k = every_fault_in(old_cmd, new_cmd, target, 1);
+        cr_expect_gt(k, 30, "only %d faults injected", k);
+        fprintf(stderr, "faults: rows read back (threads %d): %d injected\n",
+                threads, k);
+    }
+    /* it was streamed, and its rows read back */
+    run_ok(new_cmd);
+    char path[256], buf[4096];
+    snprintf(path, sizeof path, "%s/perf.json", target);
+    f = fopen(path, "r");
+    cr_assert(f != NULL, "%s", path);
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    cr_assert(strstr(buf, "\"timeline_written\":\t\"after the run\""), "%s",
+              buf);
+}
+
 Test(faults, a_run_fsyncs_its_set_folder_once)
 {
     /* With --outputs summary the set holds summary.json and perf.json.

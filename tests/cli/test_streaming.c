@@ -221,9 +221,10 @@ static void timeline_both_ways(const char *dir, const char *trace,
  * streamed run writes timeline.csv's rows as it goes, frag_gpus 0, and the
  * file is the whole run's. One job of two GPUs at the very end of the
  * same trace makes every node with one free GPU a fragment, in every row
- * before it too: the rows written as the run went are then dropped, and
- * the file written after the run again is the whole run's. Both with and
- * without the pipes' threads. */
+ * before it too: the file is then written after the run again, from the
+ * rows written as the run went (read back), and is the whole run's; and
+ * so with one more such job half way, after which the run keeps the rows
+ * aside as entries. Both with and without the pipes' threads. */
 Test(streaming, a_one_gpu_trace_has_its_timeline_written_during_the_run,
      .timeout = 300)
 {
@@ -255,6 +256,17 @@ Test(streaming, a_one_gpu_trace_has_its_timeline_written_during_the_run,
     /* and its rows are not those of the nil mix: fragments early on */
     size_t rows = 1000, fragmented = fragmented_rows(dir, &rows);
     cr_assert_gt(fragmented, 0, "none of the first %zu rows", rows);
+
+    /* a job of 2 GPUs half way too: the rows before it are read back from
+     * the file written during the run, those after it from their entries */
+    snprintf(cmd, sizeof cmd,
+             "--version >/dev/null; sed -i '10001 s/,1,\\([^,]*\\)$/,2,\\1/' "
+             "%s; sed -n 10001p %s",
+             trace, trace);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert(strstr(out, "job-10000,") && strstr(out, ",2,"), "%s", out);
+    timeline_both_ways(dir, trace, "after the run");
     clitest_remove_dir(dir);
 }
 
