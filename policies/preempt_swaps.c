@@ -100,15 +100,17 @@ static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
 /* The swap itself: waiting job W (the last victim kept aside when
  * FROM_ASIDE, else the waiting queue's top) takes the GPU of the top of
  * group 0, *V, which ran on node *NODE; both are out of their queues,
- * neither filed yet. 0 or sim_swap's code. */
+ * neither filed yet, their records after the swap in REC. 0 or sim_swap's
+ * code. */
 static inline int take_gpu(struct pol_preempt *p, struct sim *s,
                            struct aside *a, uint32_t w, int from_aside,
-                           uint32_t *v, int32_t *node)
+                           uint32_t *v, int32_t *node,
+                           const struct sim_job *rec[2])
 {
     *v = rq_pop(&p->groups[0].q, p->where).job;
     *node = p->slots[*v].node;
     p->slots[*v].heap = -1;
-    int rc = sim_swap(s, *v, w);
+    int rc = sim_swap_rec(s, *v, w, rec);
     if (rc)
         return rc;
     if (from_aside)
@@ -135,7 +137,8 @@ static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
 {
     uint32_t v;
     int32_t node;
-    int rc = take_gpu(p, s, a, w, from_aside, &v, &node);
+    const struct sim_job *rec[2];
+    int rc = take_gpu(p, s, a, w, from_aside, &v, &node, rec);
     if (rc == 0)
         rc = file_aside(p, s, a, v);
     return rc ? rc : file_started(p, s, a, w, node);
@@ -186,16 +189,16 @@ static int swap_las(struct pol_preempt *p, struct sim *s, struct aside *a,
 {
     uint32_t v;
     int32_t node;
-    int rc = take_gpu(p, s, a, w, from_aside, &v, &node);
+    const struct sim_job *rec[2];
+    int rc = take_gpu(p, s, a, w, from_aside, &v, &node, rec);
     if (rc)
         return rc;
     double now = sim_now(s);
-    const struct sim_job *vj = sim_job(s, v);
-    rc = vj->state == JOB_RUNNING ? file_aside(p, s, a, v)
-                                  : file_victim_las(p, a, v, vj, now);
+    rc = rec[0]->state == JOB_RUNNING ? file_aside(p, s, a, v)
+                                      : file_victim_las(p, a, v, rec[0], now);
     if (rc)
         return rc;
-    if (file_starter_las(p, a, w, sim_job(s, w), now, node) == 0)
+    if (file_starter_las(p, a, w, rec[1], now, node) == 0)
         return 0;
     return file_started(p, s, a, w, node);
 }
@@ -237,10 +240,7 @@ static void prefetch(const struct pol_preempt *p, const struct sim *s,
 {
     if (!x)
         return;
-    const char *j = (const char *)sim_job(s, x->job);
-    __builtin_prefetch(j);
-    __builtin_prefetch(j + 64);
-    __builtin_prefetch(j + 128);
+    sim_job_prefetch(s, x->job);
     __builtin_prefetch(&p->slots[x->job]);
     __builtin_prefetch(&p->where[x->job]);
 }
