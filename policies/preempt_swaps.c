@@ -227,22 +227,28 @@ static int next_pair(const struct pol_preempt *p, const struct sim *s,
            p->slots[t->job].pass != p->pass;
 }
 
-/* Swaps ahead of the next one whose jobs are prefetched. */
+/* Swaps ahead of the next one whose jobs are prefetched, PF_SPAN swaps'
+ * jobs at a time, every PF_SPAN swaps. */
 #define AHEAD 8
+#define PF_SPAN 4
 
-/* Asks the caches for what a swap of the job of X will read: its engine
- * record (three lines), its slot and its place in the queues. On a large
- * burst these are misses, and the queues know the next jobs. X may be a
- * dead entry, of a finished job: its record is still there (only fifo
- * runs are streamed, which retire records). */
+/* Asks the caches for what the swaps of the PF_SPAN jobs AHEAD places
+ * below Q's top will read: their engine records, slots and places in the
+ * queues. On a large burst these are misses, and the queues know the
+ * next jobs. An item may be a dead entry, of a finished job: its record is
+ * still there (only fifo runs are streamed, which retire records). */
 static void prefetch(const struct pol_preempt *p, const struct sim *s,
-                     const struct rq_item *x)
+                     const struct rq *q)
 {
+    int step;
+    const struct rq_item *x = rq_ahead(q, AHEAD, PF_SPAN, &step);
     if (!x)
         return;
-    sim_job_prefetch(s, x->job);
-    __builtin_prefetch(&p->slots[x->job]);
-    __builtin_prefetch(&p->where[x->job]);
+    for (int i = 0; i < PF_SPAN; i++, x += step) {
+        sim_job_prefetch(s, x->job);
+        __builtin_prefetch(&p->slots[x->job]);
+        __builtin_prefetch(&p->where[x->job]);
+    }
 }
 
 int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
@@ -257,10 +263,11 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     struct aside a = {0, 0, 0, {0, 0, 0}};
     const struct rq_item *w;
     int rc = 0, from_aside, las = p->prio_kind != PRE_PRIO_FN;
+    uint32_t n = 0;
     while (rc == 0 && next_pair(p, s, &a, &w, &from_aside)) {
-        if (p->prefetch) {
-            prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
-            prefetch(p, s, rq_ahead(&p->waiting, AHEAD));
+        if (p->prefetch && n++ % PF_SPAN == 0) {
+            prefetch(p, s, &p->groups[0].q);
+            prefetch(p, s, &p->waiting);
         }
         rc = las ? swap_las(p, s, &a, w->job, from_aside)
                  : swap_aside(p, s, &a, w->job, from_aside);

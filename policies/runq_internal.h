@@ -85,16 +85,19 @@ int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
 /* The top item, or NULL when the queue is empty. */
 const struct rq_item *rq_top(const struct rq *q);
 
-/* A hint, to prefetch what the next pops will touch: the item K places
- * below the top in the top's run (maybe taken out since, maybe not the
- * K-th of the queue), or NULL. */
-static inline const struct rq_item *rq_ahead(const struct rq *q, uint32_t k)
+/* A hint, to prefetch what the next pops will touch: the items K to
+ * K + N - 1 places below the top in the top's run (maybe taken out since,
+ * maybe not those of the queue), from the one returned in steps of *STEP
+ * entries; NULL when the run holds fewer. */
+static inline const struct rq_item *rq_ahead(const struct rq *q, uint32_t k,
+                                             uint32_t n, int *step)
 {
     if (q->hlen == 0)
         return NULL;
     const struct rq_run *r = &q->runs[q->heap[0].run];
-    if (r->hi - r->lo <= k)
+    if (r->hi - r->lo < k + n)
         return NULL;
+    *step = r->dir < 0 ? 1 : -1;
     return &r->a[r->dir < 0 ? r->lo + k : r->hi - 1 - k];
 }
 

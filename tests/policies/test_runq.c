@@ -211,28 +211,45 @@ Test(runq, a_list_rising_in_two_pieces_is_two_runs)
     rq_free(&q);
 }
 
+/* The item K below the top by rq_ahead (a span of one), or NULL. */
+static const struct rq_item *ahead1(const struct rq *q, uint32_t k)
+{
+    int step;
+    return rq_ahead(q, k, 1, &step);
+}
+
 Test(runq, ahead_gives_the_items_below_the_top_in_its_run)
 {
     struct rq q;
     struct rq_where w[NJOBS] = {{0}};
     rq_init(&q, 1, 0);
-    cr_assert_null(rq_ahead(&q, 0));
+    cr_assert_null(ahead1(&q, 0));
     struct rq_item e[5];
     for (uint32_t j = 0; j < 5; j++) /* worst first: job 4 on top */
         e[j] = it(10 - (double)j, 0, j);
     cr_assert_eq(rq_push_many(&q, w, e, 5), 0);
     for (uint32_t k = 0; k < 5; k++)
-        cr_assert_eq(rq_ahead(&q, k)->job, 4 - k, "k %u", k);
-    cr_assert_null(rq_ahead(&q, 5));
+        cr_assert_eq(ahead1(&q, k)->job, 4 - k, "k %u", k);
+    cr_assert_null(ahead1(&q, 5));
+    int step = 0;
+    const struct rq_item *x = rq_ahead(&q, 1, 3, &step); /* jobs 3, 2, 1 */
+    cr_assert_not_null(x);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(x[i * step].job, (uint32_t)(3 - i), "i %d", i);
+    cr_assert_null(rq_ahead(&q, 2, 4, &step)); /* only 3 below 2 */
     cr_assert_eq(rq_push(&q, w, it(20, 0, 10)), 0); /* below its bottom */
     cr_assert_eq(rq_push(&q, w, it(21, 0, 11)), 0); /* a run growing down */
     cr_assert_eq(pop_job(&q, w), 4);
-    cr_assert_eq(rq_ahead(&q, 0)->job, 3);
+    cr_assert_eq(ahead1(&q, 0)->job, 3);
     for (int i = 0; i < 4; i++)
         pop_job(&q, w);
     cr_assert_eq(rq_top(&q)->job, 10);
-    cr_assert_eq(rq_ahead(&q, 1)->job, 11);
-    cr_assert_null(rq_ahead(&q, 2));
+    cr_assert_eq(ahead1(&q, 1)->job, 11);
+    cr_assert_null(ahead1(&q, 2));
+    x = rq_ahead(&q, 0, 2, &step); /* growing down: 10, then 11 */
+    cr_assert_not_null(x);
+    cr_assert_eq(x[0].job, 10);
+    cr_assert_eq(x[step].job, 11);
     rq_free(&q);
 }
 
