@@ -224,12 +224,12 @@ done
 burst=${BENCH_BURST:-30000}
 echo
 echo "== A burst: $burst one-GPU jobs all submitted at 0 on 1,000 GPUs"
-echo "   (gen_trace's durations, seed 1; BENCH_BURST=N for another size; once"
-echo "   each, not best of $reps: LAS is slow here). Target: las and tiresias"
-echo "   whole command within 20x of fifo's"
+echo "   (gen_trace's durations, seed 1; BENCH_BURST=N for another size; best"
+echo "   of $reps each, as above: one run of a second or two swings up to 1.5x"
+echo "   on a shared host). Target: las and tiresias whole command within 20x"
+echo "   of fifo's"
 "$build/bench/gen_trace" "$burst" 1000 0.9 3600 1 |
   awk -F, 'BEGIN { OFS = "," } NR > 1 { $2 = "0.000" } { print }' > "$work/burst.csv"
-saved_reps=$reps reps=1
 preemptive_run "$work/burst.csv" "fifo (for reference)" --policy fifo
 burst_fifo=$best
 preemptive_run "$work/burst.csv" "las, quantum 60 s" --policy las
@@ -242,6 +242,7 @@ echo
 echo "== gavel-fifo, gavel-maxmin, gavel-makespan on Gavel's trace 6214e9 (2,000"
 echo "   jobs) on gavel-108, once each (--estimates oracle: gavel-makespan needs"
 echo "   them). Target: gavel-fifo <= 1 s"
+saved_reps=$reps reps=1
 for pol in gavel-fifo gavel-maxmin gavel-makespan; do
   measure "$work/out-$pol" run -q --trace "$here/../traces/gavel/msr/seed=0/6214e9.trace" \
     --cluster gavel-108 --throughputs "$here/../traces/gavel/simulation_throughputs.json" \

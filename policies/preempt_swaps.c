@@ -100,15 +100,17 @@ static int file_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
 /* The swap itself: waiting job W (the last victim kept aside when
  * FROM_ASIDE, else the waiting queue's top) takes the GPU of the top of
  * group 0, *V, which ran on node *NODE; both are out of their queues,
- * neither filed yet. 0 or sim_swap's code. */
+ * neither filed yet, their records after the swap in REC. 0 or sim_swap's
+ * code. */
 static inline int take_gpu(struct pol_preempt *p, struct sim *s,
                            struct aside *a, uint32_t w, int from_aside,
-                           uint32_t *v, int32_t *node)
+                           uint32_t *v, int32_t *node,
+                           const struct sim_job *rec[2])
 {
     *v = rq_pop(&p->groups[0].q, p->where).job;
     *node = p->slots[*v].node;
     p->slots[*v].heap = -1;
-    int rc = sim_swap(s, *v, w);
+    int rc = sim_swap_rec(s, *v, w, rec);
     if (rc)
         return rc;
     if (from_aside)
@@ -135,7 +137,8 @@ static int swap_aside(struct pol_preempt *p, struct sim *s, struct aside *a,
 {
     uint32_t v;
     int32_t node;
-    int rc = take_gpu(p, s, a, w, from_aside, &v, &node);
+    const struct sim_job *rec[2];
+    int rc = take_gpu(p, s, a, w, from_aside, &v, &node, rec);
     if (rc == 0)
         rc = file_aside(p, s, a, v);
     return rc ? rc : file_started(p, s, a, w, node);
@@ -186,16 +189,16 @@ static int swap_las(struct pol_preempt *p, struct sim *s, struct aside *a,
 {
     uint32_t v;
     int32_t node;
-    int rc = take_gpu(p, s, a, w, from_aside, &v, &node);
+    const struct sim_job *rec[2];
+    int rc = take_gpu(p, s, a, w, from_aside, &v, &node, rec);
     if (rc)
         return rc;
     double now = sim_now(s);
-    const struct sim_job *vj = sim_job(s, v);
-    rc = vj->state == JOB_RUNNING ? file_aside(p, s, a, v)
-                                  : file_victim_las(p, a, v, vj, now);
+    rc = rec[0]->state == JOB_RUNNING ? file_aside(p, s, a, v)
+                                      : file_victim_las(p, a, v, rec[0], now);
     if (rc)
         return rc;
-    if (file_starter_las(p, a, w, sim_job(s, w), now, node) == 0)
+    if (file_starter_las(p, a, w, rec[1], now, node) == 0)
         return 0;
     return file_started(p, s, a, w, node);
 }
@@ -224,25 +227,28 @@ static int next_pair(const struct pol_preempt *p, const struct sim *s,
            p->slots[t->job].pass != p->pass;
 }
 
-/* Swaps ahead of the next one whose jobs are prefetched. */
+/* Swaps ahead of the next one whose jobs are prefetched, PF_SPAN swaps'
+ * jobs at a time, every PF_SPAN swaps. */
 #define AHEAD 8
+#define PF_SPAN 4
 
-/* Asks the caches for what a swap of the job of X will read: its engine
- * record (three lines), its slot and its place in the queues. On a large
- * burst these are misses, and the queues know the next jobs. X may be a
- * dead entry, of a finished job: its record is still there (only fifo
- * runs are streamed, which retire records). */
+/* Asks the caches for what the swaps of the PF_SPAN jobs AHEAD places
+ * below Q's top will read: their engine records, slots and places in the
+ * queues. On a large burst these are misses, and the queues know the
+ * next jobs. An item may be a dead entry, of a finished job: its record is
+ * still there (only fifo runs are streamed, which retire records). */
 static void prefetch(const struct pol_preempt *p, const struct sim *s,
-                     const struct rq_item *x)
+                     const struct rq *q)
 {
+    int step;
+    const struct rq_item *x = rq_ahead(q, AHEAD, PF_SPAN, &step);
     if (!x)
         return;
-    const char *j = (const char *)sim_job(s, x->job);
-    __builtin_prefetch(j);
-    __builtin_prefetch(j + 64);
-    __builtin_prefetch(j + 128);
-    __builtin_prefetch(&p->slots[x->job]);
-    __builtin_prefetch(&p->where[x->job]);
+    for (int i = 0; i < PF_SPAN; i++, x += step) {
+        sim_job_prefetch(s, x->job);
+        __builtin_prefetch(&p->slots[x->job]);
+        __builtin_prefetch(&p->where[x->job]);
+    }
 }
 
 int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
@@ -257,10 +263,11 @@ int pol_pre_swaps(struct pol_preempt *p, struct sim *s)
     struct aside a = {0, 0, 0, {0, 0, 0}};
     const struct rq_item *w;
     int rc = 0, from_aside, las = p->prio_kind != PRE_PRIO_FN;
+    uint32_t n = 0;
     while (rc == 0 && next_pair(p, s, &a, &w, &from_aside)) {
-        if (p->prefetch) {
-            prefetch(p, s, rq_ahead(&p->groups[0].q, AHEAD));
-            prefetch(p, s, rq_ahead(&p->waiting, AHEAD));
+        if (p->prefetch && n++ % PF_SPAN == 0) {
+            prefetch(p, s, &p->groups[0].q);
+            prefetch(p, s, &p->waiting);
         }
         rc = las ? swap_las(p, s, &a, w->job, from_aside)
                  : swap_aside(p, s, &a, w->job, from_aside);

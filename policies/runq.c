@@ -193,6 +193,7 @@ static int new_run(struct rq *q, struct rq_where *w, struct rq_item e)
 
 int rq_push(struct rq *q, struct rq_where *w, struct rq_item e)
 {
+    q->safe = 0;
     uint32_t run = q->open;
     if (run != NONE) {
         struct rq_run *r = &q->runs[run];
@@ -250,6 +251,7 @@ static int push_run(struct rq *q, struct rq_where *w, const struct rq_item *e,
 int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
                  uint32_t n)
 {
+    q->safe = 0;
     /* Each rising piece of 4 or more items is a run of its own (a pass's
      * list of started jobs breaks where two priorities round to one key). */
     for (uint32_t from = 0, i; from < n; from = i) {
@@ -270,6 +272,7 @@ int rq_push_many(struct rq *q, struct rq_where *w, const struct rq_item *e,
 int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
                    uint32_t n)
 {
+    q->safe = 0;
     if (n >= 4)
         return push_run(q, w, e, n);
     for (uint32_t k = 0; k < n; k++)
@@ -317,6 +320,7 @@ static struct rq_item take(struct rq *q, struct rq_where *w, uint32_t run,
 {
     struct rq_run *r = &q->runs[run];
     struct rq_item e = r->a[i];
+    q->safe = 0;
     w[e.job].queue = 0;
     r->live--;
     q->len--;
@@ -336,7 +340,31 @@ static struct rq_item take(struct rq *q, struct rq_where *w, uint32_t run,
 
 void rq_sink_top(struct rq *q)
 {
+    q->safe = 0;
     heap_down(q, 0);
+}
+
+uint32_t rq_safe_pops(const struct rq *q, const struct rq_run *r)
+{
+    if (r->clean < 2)
+        return 0;
+    uint32_t lo = 0, hi = r->clean - 1; /* the items below the top, alive */
+    if (q->hlen < 2)
+        return hi;
+    const struct rq_item *rival = &q->heap[1].top;
+    if (q->hlen >= 3 && rq_higher(q, &q->heap[2].top, rival))
+        rival = &q->heap[2].top;
+    /* The run falls away from its top: the last of its items higher than
+     * the rival, by bisection (item LO is, item HI + 1 is not or none). */
+    while (lo < hi) {
+        uint32_t mid = hi - (hi - lo) / 2;
+        if (rq_higher(q, &r->a[r->dir < 0 ? r->lo + mid : r->hi - 1 - mid],
+                      rival))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 struct rq_item rq_pop_any(struct rq *q, struct rq_where *w)

@@ -61,6 +61,12 @@ struct rq {
     uint32_t nruns, nspare, runs_cap, hlen;
     uint32_t open; /* the run pushed to last, or UINT32_MAX */
     uint32_t len;  /* items in the queue */
+    /* Pops known to leave the top's run on top: its next `safe` items
+     * (alive, within its clean count) are higher than every other run's
+     * top. 0 when unknown; every change but rq_pop_next's sets it to 0. A
+     * pass pops hundreds of items from one run: they need no comparison
+     * with the other runs' tops. */
+    uint32_t safe;
 };
 
 /* An empty queue with id ID (>= 1) and order MAX. */
@@ -85,16 +91,19 @@ int rq_push_rising(struct rq *q, struct rq_where *w, const struct rq_item *e,
 /* The top item, or NULL when the queue is empty. */
 const struct rq_item *rq_top(const struct rq *q);
 
-/* A hint, to prefetch what the next pops will touch: the item K places
- * below the top in the top's run (maybe taken out since, maybe not the
- * K-th of the queue), or NULL. */
-static inline const struct rq_item *rq_ahead(const struct rq *q, uint32_t k)
+/* A hint, to prefetch what the next pops will touch: the items K to
+ * K + N - 1 places below the top in the top's run (maybe taken out since,
+ * maybe not those of the queue), from the one returned in steps of *STEP
+ * entries; NULL when the run holds fewer. */
+static inline const struct rq_item *rq_ahead(const struct rq *q, uint32_t k,
+                                             uint32_t n, int *step)
 {
     if (q->hlen == 0)
         return NULL;
     const struct rq_run *r = &q->runs[q->heap[0].run];
-    if (r->hi - r->lo <= k)
+    if (r->hi - r->lo < k + n)
         return NULL;
+    *step = r->dir < 0 ? 1 : -1;
     return &r->a[r->dir < 0 ? r->lo + k : r->hi - 1 - k];
 }
 
@@ -103,6 +112,10 @@ struct rq_item rq_pop_any(struct rq *q, struct rq_where *w);
 
 /* Moves the heap of runs' top down to its place (after it changed). */
 void rq_sink_top(struct rq *q);
+
+/* The pops of top run R (its top higher than every other run's) that
+ * will leave it on top, as rq.safe counts them. */
+uint32_t rq_safe_pops(const struct rq *q, const struct rq_run *r);
 
 /* The order of items, the one of every run queue and of the preemptive
  * scheduler (pol_pre_before): (key, rank, job); A with key KA before B
@@ -126,7 +139,8 @@ static inline int rq_higher(const struct rq *q, const struct rq_item *x,
 
 /* The usual pop (rq_pop, rq_pop_any): the top's run R has a next item,
  * alive, (R->clean >= 2), which becomes the run's top; the run goes down
- * the heap of runs only when a child's top is higher. */
+ * the heap of runs only when a child's top is higher, and when it stays,
+ * the pops after it that will leave it there are counted (rq.safe). */
 static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
                                          struct rq_run *r)
 {
@@ -138,9 +152,15 @@ static inline struct rq_item rq_pop_next(struct rq *q, struct rq_where *w,
     const struct rq_item *next =
         r->dir < 0 ? &r->a[++r->lo] : &r->a[--r->hi - 1];
     q->heap[0].top = *next;
+    if (q->safe > 0) {
+        q->safe--;
+        return e;
+    }
     if ((q->hlen >= 2 && rq_higher(q, &q->heap[1].top, next)) ||
         (q->hlen >= 3 && rq_higher(q, &q->heap[2].top, next)))
         rq_sink_top(q);
+    else
+        q->safe = rq_safe_pops(q, r);
     return e;
 }
 

@@ -713,7 +713,8 @@ static int swap_refused(struct sim *s, uint32_t victim, uint32_t j)
  * node of type T (LAS on a burst makes millions): the same fields get
  * the same values, the same event is pushed. The busy counts stay: the
  * two jobs hold as many GPUs of one type. */
-int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
+int sim_swap_rec(struct sim *s, uint32_t victim, uint32_t j,
+                 const struct sim_job *rec[2])
 {
     size_t n = s->njobs;
     if (victim >= n || j >= n)
@@ -735,5 +736,13 @@ int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
     double run = start_fields(s, j, job, t, 0, unit_s);
     uint32_t kind = SIM_EV_FINISH;
     doom_check(s, j, job, t, &run, &kind);
+    rec[0] = v;
+    rec[1] = job;
     return sim_heap_push_aside(&s->heap, s->now + run, kind, j, job->epoch);
+}
+
+int sim_swap(struct sim *s, uint32_t victim, uint32_t j)
+{
+    const struct sim_job *rec[2];
+    return sim_swap_rec(s, victim, j, rec);
 }

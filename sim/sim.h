@@ -279,6 +279,9 @@ double sim_now(const struct sim *s);
 const struct cluster *sim_cluster(const struct sim *s);
 size_t sim_njobs(const struct sim *s);
 const struct sim_job *sim_job(const struct sim *s, uint32_t job);
+/* Asks the caches for JOB's record (a hint: nothing when JOB is out of
+ * range or gone); for a policy that knows the jobs it will touch next. */
+void sim_job_prefetch(const struct sim *s, uint32_t job);
 uint64_t sim_events(const struct sim *s);
 
 /* The wait queue (QUEUED and PREEMPTED jobs) in arrival order; -1 ends. */
@@ -374,6 +377,12 @@ int sim_preempt(struct sim *s, uint32_t job);
  * that type and its class run on one node of it; not with GPU sharing.
  * Returns 0, or SIM_EDECISION (nothing changed) when any of that fails. */
 int sim_swap(struct sim *s, uint32_t victim, uint32_t job);
+
+/* sim_swap that also gives the two records after the swap, REC[0]
+ * VICTIM's and REC[1] JOB's (as sim_job would; set only on success): a
+ * policy that files both at once saves two lookups (preempt_swaps.c). */
+int sim_swap_rec(struct sim *s, uint32_t victim, uint32_t job,
+                 const struct sim_job *rec[2]);
 
 /* Asks for a scheduling pass at TIME (>= now), e.g. when a running job's
  * priority will cross a threshold. 0, SIM_EINVAL or SIM_ENOMEM. */

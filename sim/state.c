@@ -363,6 +363,16 @@ const struct sim_job *sim_job(const struct sim *s, uint32_t job)
     return sim_job_at(s, job);
 }
 
+void sim_job_prefetch(const struct sim *s, uint32_t job)
+{
+    if (job >= s->njobs || s->stream)
+        return; /* a streaming run's may be gone */
+    const char *r = (const char *)sim_job_at(s, job);
+    __builtin_prefetch(r);
+    __builtin_prefetch(r + 64);
+    __builtin_prefetch(r + 128);
+}
+
 int32_t sim_queue_next(const struct sim *s, uint32_t job)
 {
     SIM_ASSERT(job < s->njobs);

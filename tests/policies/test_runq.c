@@ -211,28 +211,45 @@ Test(runq, a_list_rising_in_two_pieces_is_two_runs)
     rq_free(&q);
 }
 
+/* The item K below the top by rq_ahead (a span of one), or NULL. */
+static const struct rq_item *ahead1(const struct rq *q, uint32_t k)
+{
+    int step;
+    return rq_ahead(q, k, 1, &step);
+}
+
 Test(runq, ahead_gives_the_items_below_the_top_in_its_run)
 {
     struct rq q;
     struct rq_where w[NJOBS] = {{0}};
     rq_init(&q, 1, 0);
-    cr_assert_null(rq_ahead(&q, 0));
+    cr_assert_null(ahead1(&q, 0));
     struct rq_item e[5];
     for (uint32_t j = 0; j < 5; j++) /* worst first: job 4 on top */
         e[j] = it(10 - (double)j, 0, j);
     cr_assert_eq(rq_push_many(&q, w, e, 5), 0);
     for (uint32_t k = 0; k < 5; k++)
-        cr_assert_eq(rq_ahead(&q, k)->job, 4 - k, "k %u", k);
-    cr_assert_null(rq_ahead(&q, 5));
+        cr_assert_eq(ahead1(&q, k)->job, 4 - k, "k %u", k);
+    cr_assert_null(ahead1(&q, 5));
+    int step = 0;
+    const struct rq_item *x = rq_ahead(&q, 1, 3, &step); /* jobs 3, 2, 1 */
+    cr_assert_not_null(x);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(x[i * step].job, (uint32_t)(3 - i), "i %d", i);
+    cr_assert_null(rq_ahead(&q, 2, 4, &step)); /* only 3 below 2 */
     cr_assert_eq(rq_push(&q, w, it(20, 0, 10)), 0); /* below its bottom */
     cr_assert_eq(rq_push(&q, w, it(21, 0, 11)), 0); /* a run growing down */
     cr_assert_eq(pop_job(&q, w), 4);
-    cr_assert_eq(rq_ahead(&q, 0)->job, 3);
+    cr_assert_eq(ahead1(&q, 0)->job, 3);
     for (int i = 0; i < 4; i++)
         pop_job(&q, w);
     cr_assert_eq(rq_top(&q)->job, 10);
-    cr_assert_eq(rq_ahead(&q, 1)->job, 11);
-    cr_assert_null(rq_ahead(&q, 2));
+    cr_assert_eq(ahead1(&q, 1)->job, 11);
+    cr_assert_null(ahead1(&q, 2));
+    x = rq_ahead(&q, 0, 2, &step); /* growing down: 10, then 11 */
+    cr_assert_not_null(x);
+    cr_assert_eq(x[0].job, 10);
+    cr_assert_eq(x[step].job, 11);
     rq_free(&q);
 }
 
@@ -346,6 +363,75 @@ Test(runq, long_rising_runs_with_dead_entries_agree_with_a_linear_scan)
             cr_assert_eq(q.len, (uint32_t)n);
         }
         cr_assert_gt(pops, 1000);
+        rq_free(&q);
+    }
+    gsl_rng_free(r);
+}
+
+/* Long streaks of pops over runs whose keys interleave (the pops that
+ * need no comparison, rq.safe, and those that do), with an item taken out
+ * or pushed now and then, against a linear scan. */
+Test(runq, streaks_of_pops_over_interleaved_runs_agree_with_a_linear_scan)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 31);
+    static struct rq_where w[NBIG];
+    static struct rq_item item[NBIG], list[NBIG];
+    static int in[NBIG];
+    for (int max = 0; max <= 1; max++) {
+        struct rq q;
+        int n = 0, safe_pops = 0;
+        memset(w, 0, sizeof w);
+        memset(in, 0, sizeof in);
+        rq_init(&q, 7, max);
+        for (int round = 0; round < 40; round++) {
+            /* 2 to 5 rising runs, keys spaced so that runs overlap */
+            int runs = 2 + (int)gsl_rng_uniform_int(r, 4);
+            for (int k = 0; k < runs; k++) {
+                uint32_t m = 0, len = 20 + (uint32_t)gsl_rng_uniform_int(r, 100);
+                double key = max ? (double)gsl_rng_uniform_int(r, 300)
+                                 : 1000 + (double)gsl_rng_uniform_int(r, 300);
+                for (int j = 0; j < NBIG && m < len; j++) {
+                    if (in[j] || gsl_rng_uniform_int(r, 2) != 0)
+                        continue;
+                    key += (max ? 1 : -1) *
+                           (double)(1 + gsl_rng_uniform_int(r, 3 * (unsigned long)(k + 1)));
+                    item[j] = list[m++] = it(
+                        key, (uint32_t)gsl_rng_uniform_int(r, 3), (uint32_t)j);
+                    in[j] = 1;
+                    n++;
+                }
+                cr_assert_eq(rq_push_rising(&q, w, list, m), 0);
+            }
+            while (n > 10) {
+                unsigned op = (unsigned)gsl_rng_uniform_int(r, 40);
+                if (op == 0) { /* one taken out, anywhere */
+                    uint32_t j = (uint32_t)gsl_rng_uniform_int(r, NBIG);
+                    if (in[j]) {
+                        cr_assert_eq(rq_remove(&q, w, j).job, j);
+                        in[j] = 0;
+                        n--;
+                    }
+                } else if (op == 1) { /* one pushed, anywhere */
+                    uint32_t j = (uint32_t)gsl_rng_uniform_int(r, NBIG);
+                    if (!in[j]) {
+                        item[j] = it(500 + (double)gsl_rng_uniform_int(r, 600),
+                                     (uint32_t)gsl_rng_uniform_int(r, 3), j);
+                        cr_assert_eq(rq_push(&q, w, item[j]), 0);
+                        in[j] = 1;
+                        n++;
+                    }
+                } else {
+                    safe_pops += q.safe > 0;
+                    int t = naive_top_of(item, in, NBIG, max);
+                    cr_assert_eq(pop_job(&q, w), (uint32_t)t, "round %d", round);
+                    in[t] = 0;
+                    n--;
+                }
+                cr_assert_eq(q.len, (uint32_t)n);
+            }
+        }
+        cr_assert_gt(safe_pops, 1000); /* the path without comparisons ran */
         rq_free(&q);
     }
     gsl_rng_free(r);
