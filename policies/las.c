@@ -23,11 +23,14 @@
  * takes its victim's GPU in one engine call, sim_swap; the engine's event
  * heap drops the finish events of preempted runs, so it holds O(running
  * jobs, and sim_swap's finish events wait unsorted until due or stale)):
- * about 635 instructions per preemption and restart on a 5,000-job burst
- * (callgrind, release build with link-time optimisation), about 375 of
- * them in the scheduler. The priority is pol_las_prio, inline
- * in preempt_internal.h (and in preempt_swaps.c's swap loop). The
- * commands, wall times and earlier figures are in docs/performance.md.
+ * about 580 instructions per preemption and restart on a 5,000-job burst
+ * and 565 on a 30,000-job one (callgrind, release build with link-time
+ * optimisation), about 340 of them in the scheduler; the wall time
+ * follows them only in part (on the 30,000-job burst it waits mostly on
+ * the started jobs' records, prefetched or not). The priority is
+ * pol_las_prio, inline in preempt_internal.h (and in preempt_swaps.c's
+ * swap loop). The commands, wall times and earlier figures are in
+ * docs/performance.md.
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running
  * job a waiting one has overtaken, and on a burst the preemptions per job

@@ -79,8 +79,8 @@ struct pol_preempt {
 #define PRE_ON_TYPE0 2u
 
 /* Bytes of job records and slots above which the swap loop prefetches
- * (preempt_swaps.c): beyond a core's L2 cache; below it a prefetch is
- * about 80 instructions a swap for nothing (5,000 jobs: 1.1 MB). */
+ * (preempt_swaps.c): beyond a core's L2 cache; below it the prefetches
+ * only add instructions (5,000 jobs: 1.1 MB). */
 #define PRE_CACHED ((size_t)2 << 20)
 
 /* LAS's priority (las.c) of job J at NOW: its attained service, times
