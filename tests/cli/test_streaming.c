@@ -216,6 +216,19 @@ static void timeline_both_ways(const char *dir, const char *trace,
     cr_assert(same_file(dir, "timeline.csv"));
 }
 
+/* The job on line LINE of TRACE (a sed address), job ID, asks for 2 GPUs. */
+static void two_gpus_at(const char *trace, const char *line, const char *id)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "--version >/dev/null; sed -i '%s s/,1,\\([^,]*\\)$/,2,\\1/' %s; "
+             "sed -n '%sp' %s",
+             line, trace, line, trace);
+    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
+                 "%s", err);
+    cr_assert(strstr(out, id) && strstr(out, ",2,"), "%s", out);
+}
+
 /* Jobs of one GPU each, on three GPU types: no free GPU is ever a fragment
  * (FGD's F(t, f) = f x P(a job does not fit f GPUs of type t) = 0), so a
  * streamed run writes timeline.csv's rows as it goes, frag_gpus 0, and the
@@ -244,14 +257,7 @@ Test(streaming, a_one_gpu_trace_has_its_timeline_written_during_the_run,
                  "%s", err);
     timeline_both_ways(dir, trace, "during the run");
 
-    /* the last job asks for 2 GPUs */
-    snprintf(cmd, sizeof cmd,
-             "--version >/dev/null; sed -i '$ s/,1,\\([^,]*\\)$/,2,\\1/' %s; "
-             "tail -n 1 %s",
-             trace, trace);
-    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
-                 "%s", err);
-    cr_assert(strstr(out, "job-20000,") && strstr(out, ",2,"), "%s", out);
+    two_gpus_at(trace, "$", "job-20000,"); /* the last job */
     timeline_both_ways(dir, trace, "after the run");
     /* and its rows are not those of the nil mix: fragments early on */
     size_t rows = 1000, fragmented = fragmented_rows(dir, &rows);
@@ -259,13 +265,7 @@ Test(streaming, a_one_gpu_trace_has_its_timeline_written_during_the_run,
 
     /* a job of 2 GPUs half way too: the rows before it are read back from
      * the file written during the run, those after it from their entries */
-    snprintf(cmd, sizeof cmd,
-             "--version >/dev/null; sed -i '10001 s/,1,\\([^,]*\\)$/,2,\\1/' "
-             "%s; sed -n 10001p %s",
-             trace, trace);
-    cr_assert_eq(clitest_run(NULL, cmd, out, sizeof out, err, sizeof err), 0,
-                 "%s", err);
-    cr_assert(strstr(out, "job-10000,") && strstr(out, ",2,"), "%s", out);
+    two_gpus_at(trace, "10001", "job-10000,");
     timeline_both_ways(dir, trace, "after the run");
     clitest_remove_dir(dir);
 }
