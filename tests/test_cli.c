@@ -306,11 +306,13 @@ Test(number_format, whole_numbers_print_as_printf_does)
 {
     char buf[40], ref[40];
     int64_t v[4 * 19 + 4 * 63 + 4], n = 0;
-    for (int64_t p = 1, k = 0; k < 19; k++, p *= 10) {
+    for (int64_t p = 1, k = 0; k < 19; k++) {
         v[n++] = p - 1;
         v[n++] = p;
         v[n++] = p + 1;
         v[n++] = -p;
+        if (k < 18) /* 10^19 is past INT64_MAX */
+            p *= 10;
     }
     for (int k = 0; k < 63; k++) {
         int64_t p = (int64_t)1 << k;
