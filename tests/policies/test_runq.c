@@ -236,7 +236,7 @@ Test(runq, ahead_gives_the_items_below_the_top_in_its_run)
     cr_assert_not_null(x);
     for (int i = 0; i < 3; i++)
         cr_assert_eq(x[i * step].job, (uint32_t)(3 - i), "i %d", i);
-    cr_assert_null(rq_ahead(&q, 2, 4, &step)); /* only 3 below 2 */
+    cr_assert_null(rq_ahead(&q, 2, 4, &step));      /* only 3 below 2 */
     cr_assert_eq(rq_push(&q, w, it(20, 0, 10)), 0); /* below its bottom */
     cr_assert_eq(rq_push(&q, w, it(21, 0, 11)), 0); /* a run growing down */
     cr_assert_eq(pop_job(&q, w), 4);
@@ -388,14 +388,16 @@ Test(runq, streaks_of_pops_over_interleaved_runs_agree_with_a_linear_scan)
             /* 2 to 5 rising runs, keys spaced so that runs overlap */
             int runs = 2 + (int)gsl_rng_uniform_int(r, 4);
             for (int k = 0; k < runs; k++) {
-                uint32_t m = 0, len = 20 + (uint32_t)gsl_rng_uniform_int(r, 100);
+                uint32_t m = 0,
+                         len = 20 + (uint32_t)gsl_rng_uniform_int(r, 100);
                 double key = max ? (double)gsl_rng_uniform_int(r, 300)
                                  : 1000 + (double)gsl_rng_uniform_int(r, 300);
                 for (int j = 0; j < NBIG && m < len; j++) {
                     if (in[j] || gsl_rng_uniform_int(r, 2) != 0)
                         continue;
                     key += (max ? 1 : -1) *
-                           (double)(1 + gsl_rng_uniform_int(r, 3 * (unsigned long)(k + 1)));
+                           (double)(1 + gsl_rng_uniform_int(
+                                            r, 3 * (unsigned long)(k + 1)));
                     item[j] = list[m++] = it(
                         key, (uint32_t)gsl_rng_uniform_int(r, 3), (uint32_t)j);
                     in[j] = 1;
@@ -424,7 +426,8 @@ Test(runq, streaks_of_pops_over_interleaved_runs_agree_with_a_linear_scan)
                 } else {
                     safe_pops += q.safe > 0;
                     int t = naive_top_of(item, in, NBIG, max);
-                    cr_assert_eq(pop_job(&q, w), (uint32_t)t, "round %d", round);
+                    cr_assert_eq(pop_job(&q, w), (uint32_t)t, "round %d",
+                                 round);
                     in[t] = 0;
                     n--;
                 }
