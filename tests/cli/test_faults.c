@@ -127,6 +127,31 @@ Test(faults, a_run_holds_the_old_or_the_new_set_at_every_failed_call)
     fprintf(stderr, "faults: run: %d faults injected\n", n);
 }
 
+/* every_fault_in for the streamed run `hetsim NEW_ARGS--out DIR/out`
+ * over the set OLD_CMD (its --out DIR/out) leaves, with the pipes'
+ * threads and without (HETSIM_WRITER_THREAD), faults of drops; then that
+ * the run streamed and wrote timeline.csv after the run (perf.json). */
+static void streamed_faults(const char *old_cmd, const char *new_args,
+                            const char *label)
+{
+    char new_cmd[1024], target[128], path[256], buf[4096];
+    snprintf(target, sizeof target, "%s/out", dir);
+    for (int threads = 1; threads >= 0; threads--) {
+        snprintf(new_cmd, sizeof new_cmd,
+                 "--version >/dev/null; HETSIM_WRITER_THREAD=%d %s %s--out %s",
+                 threads, HETSIM_BIN, new_args, target);
+        int n = every_fault_in(old_cmd, new_cmd, target, 1);
+        cr_expect_gt(n, 30, "only %d faults injected", n);
+        fprintf(stderr, "faults: %s (threads %d): %d injected\n", label,
+                threads, n);
+    }
+    run_ok(new_cmd);
+    snprintf(path, sizeof path, "%s/perf.json", target);
+    clitest_read_file(path, buf, sizeof buf);
+    cr_assert(strstr(buf, "\"timeline_written\":\t\"after the run\""), "%s",
+              buf);
+}
+
 /* The same for a streamed run (fifo on a sorted native CSV), whose rows
  * are written on threads of their own (experiment/rows_writer.c): the
  * calls of the threads and of the run interleave, so the k-th call is not
@@ -137,31 +162,10 @@ Test(faults, a_run_holds_the_old_or_the_new_set_at_every_failed_call)
  * without. */
 Test(faults, a_streamed_run_holds_the_old_or_the_new_set_at_every_failed_call)
 {
-    char old_cmd[512], new_cmd[512], target[128];
-    snprintf(target, sizeof target, "%s/out", dir);
-    snprintf(old_cmd, sizeof old_cmd, RUN_ARGS "--policy las --out %s", target);
-    for (int threads = 1; threads >= 0; threads--) {
-        snprintf(new_cmd, sizeof new_cmd,
-                 "--version >/dev/null; HETSIM_WRITER_THREAD=%d %s " RUN_ARGS
-                 "--policy fifo --out %s",
-                 threads, HETSIM_BIN, target);
-        int n = every_fault_in(old_cmd, new_cmd, target, 1);
-        cr_expect_gt(n, 30, "only %d faults injected", n);
-        fprintf(stderr, "faults: streamed run (threads %d): %d injected\n",
-                threads, n);
-    }
-    /* it was streamed */
-    run_ok(new_cmd);
-    char path[256];
-    snprintf(path, sizeof path, "%s/perf.json", target);
-    FILE *f = fopen(path, "r");
-    cr_assert(f != NULL, "%s", path);
-    char buf[4096];
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-    cr_assert(strstr(buf, "\"timeline_written\":\t\"after the run\""), "%s",
-              buf);
+    char old_cmd[512];
+    snprintf(old_cmd, sizeof old_cmd, RUN_ARGS "--policy las --out %s/out",
+             dir);
+    streamed_faults(old_cmd, RUN_ARGS "--policy fifo ", "streamed run");
 }
 
 /* The same where the run reads back the rows it wrote into timeline.csv
@@ -174,8 +178,7 @@ Test(faults, a_streamed_run_holds_the_old_or_the_new_set_at_every_failed_call)
  * and rows left out as they repeat the counts of the row before. */
 Test(faults, a_streamed_run_that_reads_its_rows_back_holds_either_set)
 {
-    char old_cmd[512], new_cmd[512], target[128], trace[128];
-    snprintf(target, sizeof target, "%s/out", dir);
+    char old_cmd[512], new_args[512], trace[128];
     snprintf(trace, sizeof trace, "%s/nil.csv", dir);
     FILE *f = fopen(trace, "w");
     cr_assert(f != NULL, "%s", trace);
@@ -184,28 +187,12 @@ Test(faults, a_streamed_run_that_reads_its_rows_back_holds_either_set)
         fprintf(f, "j%d,%d,%d,%d\n", i, 5 * i, i == 6000 ? 2 : 1,
                 1 + i * 37 % 59);
     cr_assert(fclose(f) == 0, "%s", trace);
-    snprintf(old_cmd, sizeof old_cmd, RUN_ARGS "--policy las --out %s", target);
-    for (int threads = 1; threads >= 0; threads--) {
-        snprintf(new_cmd, sizeof new_cmd,
-                 "--version >/dev/null; HETSIM_WRITER_THREAD=%d %s run -q "
-                 "--trace %s --cluster " SMALL ".json --policy fifo --out %s",
-                 threads, HETSIM_BIN, trace, target);
-        int k = every_fault_in(old_cmd, new_cmd, target, 1);
-        cr_expect_gt(k, 30, "only %d faults injected", k);
-        fprintf(stderr, "faults: rows read back (threads %d): %d injected\n",
-                threads, k);
-    }
-    /* it was streamed, and its rows read back */
-    run_ok(new_cmd);
-    char path[256], buf[4096];
-    snprintf(path, sizeof path, "%s/perf.json", target);
-    f = fopen(path, "r");
-    cr_assert(f != NULL, "%s", path);
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-    cr_assert(strstr(buf, "\"timeline_written\":\t\"after the run\""), "%s",
-              buf);
+    snprintf(old_cmd, sizeof old_cmd, RUN_ARGS "--policy las --out %s/out",
+             dir);
+    snprintf(new_args, sizeof new_args,
+             "run -q --trace %s --cluster " SMALL ".json --policy fifo ",
+             trace);
+    streamed_faults(old_cmd, new_args, "rows read back");
 }
 
 Test(faults, a_run_fsyncs_its_set_folder_once)
