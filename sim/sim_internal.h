@@ -86,6 +86,10 @@ struct sim_heap {
     double aside_horizon; /* every event aside is later */
 };
 
+/* Children of an event in the heap (heap.c): 4 halves its depth, and a
+ * pop looks at 4 adjacent events (128 bytes) a level. */
+#define SIM_HEAP_D 4
+
 /* sim_heap_push's out-of-line path: an arrival (it may go beside the
  * heap), or a full heap (compaction, growth); 0 or SIM_ENOMEM. */
 int sim_heap_push_slow(struct sim_heap *h, double time, uint32_t kind,
@@ -105,7 +109,7 @@ static inline int sim_heap_push(struct sim_heap *h, double time, uint32_t kind,
     /* E's insertion number is the largest yet: it comes before an event
      * exactly when its time is earlier (the (time, seq) order). */
     while (i > 0) {
-        size_t parent = (i - 1) / 2;
+        size_t parent = (i - 1) / SIM_HEAP_D;
         if (!(time < ev[parent].time))
             break;
         ev[i] = ev[parent];

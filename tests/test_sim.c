@@ -54,6 +54,42 @@ Test(event_heap, pops_random_times_in_sorted_order_with_ties_stable)
     gsl_rng_free(r);
 }
 
+static int by_time_then_job(const void *a, const void *b)
+{
+    const struct sim_event *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* Every size from 1 to 70, so that the last parent has 1 to 4 children
+ * at each depth: the pops give back every event pushed, in the order of
+ * qsort on (time, push order). */
+Test(event_heap, pops_every_event_in_the_order_of_a_sorted_reference)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    for (uint32_t n = 1; n <= 70; n++) {
+        struct sim_heap h = {0};
+        struct sim_event ref[70], e;
+        for (uint32_t i = 0; i < n; i++) {
+            double t = (double)gsl_rng_uniform_int(r, 20); /* ties too */
+            ref[i] = (struct sim_event){.time = t, .job = i};
+            cr_assert_eq(sim_heap_push(&h, t, SIM_EV_FINISH, i, 0), 0);
+        }
+        qsort(ref, n, sizeof *ref, by_time_then_job);
+        for (uint32_t i = 0; i < n; i++) {
+            cr_assert_eq(sim_heap_pop(&h, &e), 0);
+            cr_assert(e.time == ref[i].time && e.job == ref[i].job,
+                      "size %u, pop %u: job %u at %g, want job %u at %g", n, i,
+                      e.job, e.time, ref[i].job, ref[i].time);
+        }
+        cr_assert_eq(sim_heap_pop(&h, &e), -1);
+        sim_heap_free(&h);
+    }
+    gsl_rng_free(r);
+}
+
 /* ---- Free-GPU map ------------------------------------------------------- */
 
 static struct cluster *parse(const char *json)
