@@ -160,11 +160,11 @@ int cli_parse_estimates(const char *cmd, const char *text,
 
 /* What a long run says on stderr (progress.c): a line redrawn on a
  * terminal, else a line per 10% of SPAN (the arrivals' span), or of the
- * file p->stream read when set, or every 10 s when neither is known, once
+ * file p->reader read when set, or every 10 s when neither is known, once
  * the run has taken 2 s. Nothing with --quiet. */
 struct cli_progress {
     const struct sim *s;
-    const struct trace_native *stream; /* a streaming run's trace, or NULL */
+    const struct cli_reader *reader; /* a streaming run's rows, or NULL */
     int terminal, log_lines;
     uint64_t calls, every; /* a look at the clock when calls & every is 0 */
     double next_report, started, span, next_pct, next_line, quiet_s;
@@ -217,7 +217,9 @@ int cli_trace_option(const char *cmd, int opt, const char *arg,
     "      --strict          an unknown column is an error (exit 3)\n"
 
 /* Bit mask of the GPU types of C in the '|'-separated list TYPES (0 for
- * ""), or -1 after a message naming SRC:LINE and the unknown type. */
+ * ""), or -1 after a message naming SRC:LINE and the unknown type;
+ * cli_types_mask says -1 without the message. */
+int64_t cli_types_mask(const struct cluster *c, const char *types);
 int64_t cli_allowed_types(const struct cluster *c, const char *types,
                           const char *src, long line);
 
@@ -514,6 +516,34 @@ void cli_pipe_finish(struct cli_pipe *p);
 void cli_pipe_end(struct cli_pipe *p);
 /* Whether P's records are consumed on its thread. */
 int cli_pipe_threaded(const struct cli_pipe *p);
+
+/* The rows of a streamed native trace N (stream_read.c), read a block ahead
+ * on a thread of their own where one can be had (not with
+ * HETSIM_READER_THREAD=0). A row's record: its fields, the mask of its
+ * gpu_type (cli_types_mask, 0 without the column), then its job_id (with
+ * WANT_ID; cut to CLI_ID_MAX + 1 bytes) and, when mask is -1 only, its
+ * gpu_type text, each with its NUL. The reader stops after such a row. */
+struct cli_read_row {
+    double submit_time, duration;
+    long line;
+    int64_t mask;
+    int32_t num_gpus;
+    uint16_t id_len, text_len;
+};
+struct cli_reader;
+struct cli_reader *cli_reader_start(struct trace_native *n,
+                                    const struct cluster *c, int want_id);
+/* trace_native_next's contract, a row at a time: 1 with *ROW, *ID and
+ * *TEXT valid until the next call; 0 at the end or a negative code, with
+ * *ERR as trace_native_next leaves it. */
+int cli_reader_next(struct cli_reader *r, const struct cli_read_row **row,
+                    const char **id, const char **text,
+                    struct trace_error *err);
+/* The share of the file read by the rows taken so far, or -1 for a pipe
+ * (or before the first row). */
+double cli_reader_fraction(const struct cli_reader *r);
+/* Stops the thread, waits for it, and frees R (N stays open). */
+void cli_reader_end(struct cli_reader *r);
 
 /* cli_jobs_put's rows into OUT through a pipe, in the order put (NULL: out
  * of memory); a job's record is its fields, its shown id (at most

@@ -7,8 +7,10 @@
 
 #include "pack_internal.h"
 
-int64_t cli_allowed_types(const struct cluster *c, const char *types,
-                          const char *src, long line)
+/* The mask of TYPES, or -1 with the first unknown type's name in NAME
+ * (CAP bytes). */
+static int64_t types_mask(const struct cluster *c, const char *types,
+                          char *name, size_t cap)
 {
     if (!types[0])
         return 0;
@@ -16,22 +18,36 @@ int64_t cli_allowed_types(const struct cluster *c, const char *types,
     const char *p = types;
     for (;;) {
         size_t len = strcspn(p, "|");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+        snprintf(name, cap, "%.*s", (int)(len < 63 ? len : 63), p);
         int32_t t = cluster_find_type(c, name);
-        if (t < 0) {
-            char text[256];
-            snprintf(text, sizeof text,
-                     "gpu_type \"%s\" is not a GPU type of cluster %s", name,
-                     c->name);
-            cli_error_at(src, line, 0, text);
+        if (t < 0)
             return -1;
-        }
         mask |= 1u << t;
         if (!p[len])
             return mask;
         p += len + 1;
     }
+}
+
+int64_t cli_types_mask(const struct cluster *c, const char *types)
+{
+    char name[64];
+    return types_mask(c, types, name, sizeof name);
+}
+
+int64_t cli_allowed_types(const struct cluster *c, const char *types,
+                          const char *src, long line)
+{
+    char name[64];
+    int64_t mask = types_mask(c, types, name, sizeof name);
+    if (mask < 0) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "gpu_type \"%s\" is not a GPU type of cluster %s", name,
+                 c->name);
+        cli_error_at(src, line, 0, text);
+    }
+    return mask;
 }
 
 int cli_share_hosts(const char *spec, const struct cluster *c, int64_t **cpu,

@@ -30,7 +30,7 @@ static void log_line(struct cli_progress *p, double time, int32_t queued)
     double wall = cli_clock();
     if (wall - p->started < p->quiet_s)
         return;
-    double read = p->stream ? trace_native_fraction(p->stream) : -1;
+    double read = p->reader ? cli_reader_fraction(p->reader) : -1;
     double pct = read >= 0     ? 100 * read
                  : p->span > 0 ? 100 * time / p->span
                                : 100;

@@ -114,7 +114,7 @@ static const char *idq_pop(struct idq *q, size_t *len)
 }
 
 struct stream_ctx {
-    struct trace_native *n;
+    struct cli_reader *rd; /* the trace's rows */
     const struct cluster *c;
     const char *src;
     int exit_rc;  /* the exit code when the source failed */
@@ -123,7 +123,6 @@ struct stream_ctx {
     uint32_t used;  /* types some job can run on (usability.c) */
     size_t nowhere; /* jobs no type can run */
     int pipe;       /* the input cannot be read again */
-    int has_type;   /* the trace has a gpu_type column (else "" each row) */
     struct cli_rows_writer *jobs; /* jobs.csv, or NULL (--outputs summary) */
     struct cli_tl_spill *tl;      /* timeline.csv's rows, or NULL */
     struct idq ids;        /* with jobs: the ids of the unretired jobs */
@@ -135,9 +134,9 @@ struct stream_ctx {
 static int next_job(void *ctx, struct sim_job_spec *out)
 {
     struct stream_ctx *x = ctx;
-    struct trace_job tj;
-    char types[1024];
-    int got = trace_native_next(x->n, &tj, &x->err);
+    const struct cli_read_row *row;
+    const char *id, *text;
+    int got = cli_reader_next(x->rd, &row, &id, &text, &x->err);
     if (got == 0)
         return 1;
     if (got < 0) {
@@ -146,27 +145,18 @@ static int next_job(void *ctx, struct sim_job_spec *out)
     }
     cli_progress_tick(&x->progress, sim_now(x->s),
                       (int32_t)sim_queue_len(x->s));
-    /* no column: "" every row, without looking the column up by name */
-    int64_t mask = cli_allowed_types(
-        x->c,
-        x->has_type ? trace_native_text(x->n, "gpu_type", types, sizeof types)
-                    : "",
-        x->src, (long)tj.line);
-    if (mask < 0) { /* said why */
+    if (row->mask < 0) { /* says why */
+        cli_allowed_types(x->c, text, x->src, row->line);
         x->exit_rc = CLI_BAD_INPUT;
         return SIM_EINVAL;
     }
-    /* up to one byte over a row's longest id: longer ones show as too long */
-    size_t len;
-    const char *id = trace_native_id(x->n, &len);
-    if (x->jobs &&
-        idq_push(&x->ids, id, len < CLI_ID_MAX + 1 ? len : CLI_ID_MAX + 1))
+    if (x->jobs && idq_push(&x->ids, id, row->id_len))
         return SIM_ENOMEM;
     /* as cli_workload_build without a matrix or estimates */
-    *out = (struct sim_job_spec){tj.submit_time,
-                                 tj.duration,
-                                 tj.num_gpus,
-                                 (uint32_t)mask,
+    *out = (struct sim_job_spec){row->submit_time,
+                                 row->duration,
+                                 row->num_gpus,
+                                 (uint32_t)row->mask,
                                  0,
                                  0,
                                  0,
@@ -384,30 +374,32 @@ static int stream(const struct run_config *cfg, const struct pol_ops *ops,
                   const struct cluster *c, struct trace_native *n, int pipe,
                   struct run_perf *perf)
 {
-    struct stream_ctx x = {.n = n, .c = c, .src = cfg->trace, .pipe = pipe};
-    x.has_type = trace_native_has_column(n, "gpu_type");
+    struct stream_ctx x = {.c = c, .src = cfg->trace, .pipe = pipe};
     struct sim *s = sim_create(c, cfg->seed);
     struct sim_source src = {&x, next_job, retire_job};
     x.s = s;
     cli_progress_init(&x.progress, cfg, s, 0);
-    x.progress.stream = n;
     x.progress.every = 255; /* rows, not events: about 2 events each */
     struct workload w = {
         .cluster = c, .sim = s, .seed = cfg->seed, .streamed = 1};
-    if (!s || sim_set_source(s, &src) != 0) {
+    if (!s || sim_set_source(s, &src) != 0 ||
+        !(x.rd = cli_reader_start(n, c, !cfg->summary_only))) {
         sim_destroy(s);
         cli_error("out of memory");
         return CLI_FAILURE;
     }
+    x.progress.reader = x.rd;
     sim_set_restart_overhead(s, cfg->restart_overhead_s);
     sim_set_oom_detect_s(s, cfg->oom_detect_s);
     struct stream_out outs = {0};
     if (!cfg->summary_only && outs_begin(cfg, &outs, &x) != CLI_OK) {
+        cli_reader_end(x.rd);
         sim_destroy(s);
         return CLI_FAILURE;
     }
     double t0 = cli_clock();
     int rc = run_engine(cfg, ops, &w, &x);
+    cli_reader_end(x.rd); /* N is the run's again */
     perf->sim_wall_s = cli_clock() - t0;
     cli_progress_end(&x.progress);
     double w0 = cli_clock(); /* write_results adds its part */

@@ -20,8 +20,9 @@ static char out[BIG], err[BIG];
 
 /* Runs fifo on TRACE (a file, or "| CMD": CMD's output piped) and CLUSTER
  * into DIR/NAME with --outputs OUTPUTS, streamed, or (WHOLE 1) not, or
- * (WHOLE 2) streamed with jobs.csv's rows formatted by the run's own
- * thread (rows_writer.c); returns the exit code.
+ * (WHOLE 2) streamed with the trace's rows read and jobs.csv's rows
+ * formatted by the run's own thread (stream_read.c, rows_writer.c);
+ * returns the exit code.
  * clitest_run runs `hetsim ARGS`: a harmless --version comes first, then
  * the command line proper. */
 static int run_fifo(const char *dir, const char *name, const char *trace,
@@ -34,7 +35,7 @@ static int run_fifo(const char *dir, const char *name, const char *trace,
              "native --cluster %s --policy fifo --outputs %s --out %s/%s",
              pipe ? trace + 1 : "", pipe ? "|" : "",
              whole == 1   ? "HETSIM_STREAM=0 "
-             : whole == 2 ? "HETSIM_WRITER_THREAD=0 "
+             : whole == 2 ? "HETSIM_WRITER_THREAD=0 HETSIM_READER_THREAD=0 "
                           : "",
              HETSIM_BIN, pipe ? "/dev/stdin" : trace, cluster, outputs, dir,
              name);
@@ -275,19 +276,49 @@ static const char unsorted[] = "job_id,submit_time,num_gpus,duration\n"
                                "b,5,1,10\n"
                                "c,3,1,10\n";
 
+/* With the rows read on a thread of their own and without. */
 Test(streaming, an_unsorted_pipe_is_an_error_naming_the_line)
 {
     char dir[64], cmd[512], path[256];
     clitest_make_dir(dir, "hetsim-stream");
     clitest_write_file(dir, "u.csv", unsorted);
     snprintf(cmd, sizeof cmd, "| cat %s/u.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 3);
-    cr_assert(strstr(err, "hetsim: error: /dev/stdin:4: submit_time 3 is "
-                          "before the previous row's (5)"),
-              "%s", err);
-    cr_assert(strstr(err, "sorted by submit_time"), "%s", err);
-    snprintf(path, sizeof path, "%s/out", dir);
-    cr_assert_eq(clitest_count_entries(path), -1, "nothing written");
+    for (int whole = 0; whole <= 2; whole += 2) {
+        cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", whole, "summary"),
+                     3);
+        cr_assert(strstr(err, "hetsim: error: /dev/stdin:4: submit_time 3 is "
+                              "before the previous row's (5)"),
+                  "%s", err);
+        cr_assert(strstr(err, "sorted by submit_time"), "%s", err);
+        snprintf(path, sizeof path, "%s/out", dir);
+        cr_assert_eq(clitest_count_entries(path), -1, "nothing written");
+    }
+    clitest_remove_dir(dir);
+}
+
+/* A gpu_type the cluster lacks, on the 3,001st row of a pipe: the error
+ * names its line, with the rows read on a thread of their own and
+ * without, and nothing is written. */
+Test(streaming, a_gpu_type_the_cluster_lacks_is_an_error_naming_the_line)
+{
+    char dir[64], cmd[512], path[256];
+    clitest_make_dir(dir, "hetsim-stream");
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL);
+    fputs("job_id,submit_time,num_gpus,duration,gpu_type\n", f);
+    for (int i = 0; i < 5000; i++)
+        fprintf(f, "j%d,%d,1,10,%s\n", i, i, i == 3000 ? "V100|tpu" : "V100");
+    cr_assert_eq(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "| cat %s", path);
+    for (int whole = 0; whole <= 2; whole += 2) {
+        cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", whole, "all"), 3);
+        cr_assert(strstr(err, "hetsim: error: /dev/stdin:3002: gpu_type "
+                              "\"tpu\" is not a GPU type of cluster"),
+                  "%s", err);
+        snprintf(path, sizeof path, "%s/out", dir);
+        cr_assert_eq(clitest_count_entries(path), -1, "nothing written");
+    }
     clitest_remove_dir(dir);
 }
 
@@ -338,9 +369,12 @@ Test(streaming, a_duplicate_id_in_a_pipe_is_an_error)
                        "job-1,0,1,10\nx,1,1,10\njob-1,2,1,10\n"
                        "y,3,1,10\ny,4,1,10\n");
     snprintf(cmd, sizeof cmd, "| cat %s/d.csv", dir);
-    cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", 0, "summary"), 3);
-    cr_assert(strstr(err, "/dev/stdin:4:1: duplicate job_id \"job-1\""), "%s",
-              err);
+    for (int whole = 0; whole <= 2; whole += 2) {
+        cr_assert_eq(run_fifo(dir, "out", cmd, "gavel-108", whole, "summary"),
+                     3);
+        cr_assert(strstr(err, "/dev/stdin:4:1: duplicate job_id \"job-1\""),
+                  "%s", err);
+    }
     clitest_remove_dir(dir);
 }
 
