@@ -3,6 +3,7 @@
 #ifndef HETSIM_CLI_H
 #define HETSIM_CLI_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -516,6 +517,14 @@ void cli_pipe_finish(struct cli_pipe *p);
 void cli_pipe_end(struct cli_pipe *p);
 /* Whether P's records are consumed on its thread. */
 int cli_pipe_threaded(const struct cli_pipe *p);
+/* Whether a run may hand work to threads (rows_writer.c): not where
+ * environment variable ENV is "0", nor where the process may run on one
+ * CPU only. */
+int cli_thread_wanted(const char *env);
+/* Makes MU and CV and starts *T running FN(ARG): 1, or 0 with none of
+ * them made. */
+int cli_thread_start(pthread_t *t, pthread_mutex_t *mu, pthread_cond_t *cv,
+                     void *(*fn)(void *), void *arg);
 
 /* The rows of a streamed native trace N (stream_read.c), read a block ahead
  * on a thread of their own where one can be had (not with

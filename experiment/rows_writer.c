@@ -8,6 +8,9 @@
  * (docs/performance.md has the figures: the thread pays only where a core
  * is idle).
  *
+ * cli_thread_wanted and cli_thread_start also start stream_read.c's
+ * thread.
+ *
  * Two pipes use it: jobs.csv's rows (below: cli_jobs_put on each retired
  * job's fields, then the file flushed and written to disk while the run
  * writes timeline.csv) and timeline.csv's rows (stream_timeline.c). */
@@ -44,6 +47,32 @@ struct cli_pipe {
     char one[CLI_PIPE_RECORD_MAX]; /* a record, without the thread */
 };
 
+int cli_thread_wanted(const char *env)
+{
+    const char *v = getenv(env);
+    cpu_set_t cpus; /* the CPUs this process may run on (taskset, cpusets) */
+    return !(v && strcmp(v, "0") == 0) &&
+           sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
+           CPU_COUNT(&cpus) >= 2;
+}
+
+int cli_thread_start(pthread_t *t, pthread_mutex_t *mu, pthread_cond_t *cv,
+                     void *(*fn)(void *), void *arg)
+{
+    if (pthread_mutex_init(mu, NULL) != 0)
+        return 0;
+    if (pthread_cond_init(cv, NULL) != 0) {
+        pthread_mutex_destroy(mu);
+        return 0;
+    }
+    if (pthread_create(t, NULL, fn, arg) != 0) {
+        pthread_cond_destroy(cv);
+        pthread_mutex_destroy(mu);
+        return 0;
+    }
+    return 1;
+}
+
 static void *pipe_main(void *arg)
 {
     struct cli_pipe *p = arg;
@@ -73,10 +102,7 @@ struct cli_pipe *cli_pipe_start(cli_pipe_fn *consume, void (*done)(void *ctx),
     if (!p)
         return NULL;
     *p = (struct cli_pipe){.consume = consume, .done = done, .ctx = ctx};
-    const char *env = getenv("HETSIM_WRITER_THREAD");
-    cpu_set_t cpus; /* the CPUs this process may run on (taskset, cpusets) */
-    if ((env && strcmp(env, "0") == 0) ||
-        sched_getaffinity(0, sizeof cpus, &cpus) != 0 || CPU_COUNT(&cpus) < 2)
+    if (!cli_thread_wanted("HETSIM_WRITER_THREAD"))
         return p; /* records consumed by the caller */
     /* one block for the ring, on 2 MB pages where the kernel offers them:
      * a first touch of each of its 4 KB pages would fault (some 15 us each
@@ -89,18 +115,7 @@ struct cli_pipe *cli_pipe_start(cli_pipe_fn *consume, void (*done)(void *ctx),
 #endif
     for (int i = 0; i < PIPE_BLOCKS; i++)
         p->block[i] = (char *)ring + (size_t)i * PIPE_BLOCK;
-    if (pthread_mutex_init(&p->mu, NULL) != 0)
-        return p;
-    if (pthread_cond_init(&p->cv, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        return p;
-    }
-    if (pthread_create(&p->thread, NULL, pipe_main, p) != 0) {
-        pthread_cond_destroy(&p->cv);
-        pthread_mutex_destroy(&p->mu);
-        return p;
-    }
-    p->threaded = 1;
+    p->threaded = cli_thread_start(&p->thread, &p->mu, &p->cv, pipe_main, p);
     return p;
 }
 

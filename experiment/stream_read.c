@@ -12,9 +12,7 @@
  * what would have been. When the run stops earlier (its own error), the
  * thread stops at its next row; on a pipe, that is when the writer sends
  * one or closes it. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,24 +142,10 @@ struct cli_reader *cli_reader_start(struct trace_native *n,
     atomic_init(&r->stop, 0);
     for (int i = 0; i < READ_BLOCKS; i++)
         r->blk[i].b = ring + (size_t)i * READ_BLOCK;
-    const char *env = getenv("HETSIM_READER_THREAD");
-    cpu_set_t cpus; /* the CPUs this process may run on (taskset, cpusets) */
-    if ((env && strcmp(env, "0") == 0) ||
-        sched_getaffinity(0, sizeof cpus, &cpus) != 0 || CPU_COUNT(&cpus) < 2)
-        return r; /* rows read by the run */
-    if (pthread_mutex_init(&r->mu, NULL) != 0)
-        return r;
-    if (pthread_cond_init(&r->cv, NULL) != 0) {
-        pthread_mutex_destroy(&r->mu);
-        return r;
-    }
-    if (pthread_create(&r->thread, NULL, reader_main, r) != 0) {
-        pthread_cond_destroy(&r->cv);
-        pthread_mutex_destroy(&r->mu);
-        return r;
-    }
-    r->threaded = 1;
-    return r;
+    if (cli_thread_wanted("HETSIM_READER_THREAD"))
+        r->threaded =
+            cli_thread_start(&r->thread, &r->mu, &r->cv, reader_main, r);
+    return r; /* without the thread, rows read by the run */
 }
 
 /* Gives back the block the run has read: the thread may fill it again. */
