@@ -224,6 +224,11 @@ static int run_simplex(glp_prob *p)
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
+    /* Textbook pricing, not GLPK's default projected steepest edge: from
+     * the last basis the simplex takes about 15 iterations, too few to
+     * repay the edge weights' upkeep (gavel-fifo on Gavel's 6214e9: 7 %
+     * less time, the same results: the optimum kept is the only one) */
+    parm.pricing = GLP_PT_STD;
     int rc = glp_simplex(p, &parm);
     if (rc == 0 && glp_get_status(p) == GLP_OPT)
         return 0;

@@ -2,11 +2,14 @@
  * optima derived by hand in closed form, and schedules traced by hand
  * round by round. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "gavel_internal.h"
 #include "helpers.h"
 #include "lp_internal.h"
 #include "policy.h"
@@ -489,4 +492,45 @@ Test(gavel_rounds, runs_are_deterministic)
         cr_expect(memcmp(a, b, sizeof a) == 0, "%s differs between runs",
                   policies[p]);
     }
+}
+
+/* The round's order as its header says, written out for qsort. */
+static int round_order(const void *a, const void *b)
+{
+    const struct gavel_pair *p = a, *q = b;
+    if (p->prio != q->prio)
+        return p->prio > q->prio ? -1 : 1;
+    if (p->x != q->x)
+        return p->x > q->x ? -1 : 1;
+    if (p->job != q->job)
+        return p->job < q->job ? -1 : 1;
+    return (p->type > q->type) - (p->type < q->type);
+}
+
+/* Every size from 0 to 300 (runs of 8, merges that end short), priorities
+ * and shares from few values so that every tie-break is used, INFINITY
+ * among them: the order of qsort with that comparison. */
+Test(gavel, a_rounds_pairs_sort_as_qsort_orders_them)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    static struct gavel_pair a[300], tmp[300], ref[300];
+    for (size_t n = 0; n <= 300; n++) {
+        for (size_t i = 0; i < n; i++) { /* (job, type) unique */
+            unsigned long k = gsl_rng_uniform_int(r, 5);
+            a[i] = (struct gavel_pair){k == 4 ? INFINITY : (double)k / 4,
+                                       (double)gsl_rng_uniform_int(r, 3) / 2,
+                                       (uint32_t)(i / 3), (int32_t)(i % 3)};
+        }
+        if (n > 1)
+            gsl_ran_shuffle(r, a, n, sizeof *a);
+        memcpy(ref, a, n * sizeof *a);
+        qsort(ref, n, sizeof *ref, round_order);
+        pol_gavel_sort_pairs(a, tmp, n);
+        for (size_t i = 0; i < n; i++)
+            cr_assert(memcmp(&a[i], &ref[i], sizeof *a) == 0,
+                      "size %zu, place %zu: job %u, want job %u", n, i,
+                      a[i].job, ref[i].job);
+    }
+    gsl_rng_free(r);
 }
