@@ -25,9 +25,10 @@
  * jobs, and sim_swap's finish events wait unsorted until due or stale)):
  * about 580 instructions per preemption and restart on a 5,000-job burst
  * and 565 on a 30,000-job one (callgrind, release build with link-time
- * optimisation), about 340 of them in the scheduler; the wall time
- * follows them only in part (on the 30,000-job burst it waits mostly on
- * the started jobs' records, prefetched or not). The priority is
+ * optimisation), about 340 of them in the scheduler. The wall time
+ * follows them on an Intel host (about 100 ns a preemption whatever the
+ * burst's size) and only in part on an AMD one (on the 30,000-job burst
+ * it waits mostly on the started jobs' records, prefetched or not). The priority is
  * pol_las_prio, inline in preempt_internal.h (and in preempt_swaps.c's
  * swap loop). The commands, wall times and earlier figures are in
  * docs/performance.md.
