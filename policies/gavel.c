@@ -55,8 +55,10 @@
  * its allowed types at the next solve.
  * Cost per round: one solve when the job set changed (GLPK simplex over
  * groups of identical jobs x types columns, lp.c; `make bench` times it)
- * and O(P log P) for the P pairs, plus O(active jobs x types) to list
- * them. gavel-fifo's LP (one group per job: the weights differ) starts
+ * and O(P log P) for the P pairs, listed from the jobs the last solve
+ * gave time (O(those x types)), plus O(active jobs) for the plan (a byte
+ * and an int each; only the jobs that ran last round are looked up) and,
+ * after a job finished, the active list's compaction. gavel-fifo's LP (one group per job: the weights differ) starts
  * from the previous solve's basis over the jobs that can matter
  * (lp_warm.c), with the same result. */
 #include <math.h>
@@ -85,6 +87,12 @@ struct gavel {
     uint32_t *active;  /* (njobs) arrived, not finished, by arrival */
     uint8_t *listed;   /* (njobs) in active */
     size_t nactive;
+    /* The active jobs the last solve gave time (some x above GAVEL_EPS),
+     * by arrival; finished ones among them are no longer listed. The
+     * rounds between two solves rank only these. */
+    uint32_t *alloc; /* (njobs) */
+    size_t nalloc;
+    uint8_t *ran;       /* (njobs) running when the round began (realise) */
     double *coef, *sol; /* (cap, nt) scratch of a solve */
     double *need;       /* (cap) */
     int32_t *gpus;      /* (cap) */
@@ -95,6 +103,7 @@ struct gavel {
     double round_end;
     int32_t running; /* jobs of this round still running */
     int in_round, dirty, oom;
+    int left; /* a job finished (or failed) since the last compact */
 };
 
 static const struct pol_param gavel_params[] = {
@@ -200,8 +209,17 @@ static int solve(struct gavel *g, struct sim *s)
                  why);
         return sim_fail(s, text);
     }
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        memcpy(&g->x[g->active[i] * nt], &g->sol[i * nt], nt * sizeof *g->sol);
+    if (rc == 0)
+        g->nalloc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        uint32_t j = g->active[i];
+        memcpy(&g->x[j * nt], &g->sol[i * nt], nt * sizeof *g->sol);
+        int some = 0;
+        for (size_t t = 0; t < nt; t++)
+            some |= g->x[j * nt + t] > GAVEL_EPS;
+        if (some)
+            g->alloc[g->nalloc++] = j;
+    }
     return rc;
 }
 
@@ -263,8 +281,10 @@ void pol_gavel_sort_pairs(struct gavel_pair *a, struct gavel_pair *tmp,
 static size_t rank_pairs(struct gavel *g)
 {
     size_t np = 0, nt = (size_t)g->nt;
-    for (size_t i = 0; i < g->nactive; i++) {
-        uint32_t j = g->active[i];
+    for (size_t i = 0; i < g->nalloc; i++) {
+        uint32_t j = g->alloc[i];
+        if (!g->listed[j]) /* finished since the solve */
+            continue;
         size_t first = np;
         for (int32_t t = 0; t < g->nt; t++) {
             double x = g->x[j * nt + (size_t)t];
@@ -318,8 +338,14 @@ static int realise(struct gavel *g, struct sim *s, size_t np)
     int32_t left[SIM_MAX_GPU_TYPES];
     memcpy(left, g->capacity, sizeof left);
     size_t nt = (size_t)g->nt;
-    for (size_t i = 0; i < g->nactive; i++)
-        g->plan[g->active[i]] = -1;
+    /* a job runs only if the last round planned it (its type kept until
+     * it finished, gavel_finish): the others need no look at their
+     * records below */
+    for (size_t i = 0; i < g->nactive; i++) {
+        uint32_t j = g->active[i];
+        g->ran[j] = g->plan[j] >= 0;
+        g->plan[j] = -1;
+    }
     for (size_t k = 0; k < np; k++) {
         const struct gavel_pair *p = &g->pairs[k];
         int32_t need = sim_job(s, p->job)->num_gpus;
@@ -330,9 +356,12 @@ static int realise(struct gavel *g, struct sim *s, size_t np)
     }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < g->nactive; i++) {
-        const struct sim_job *j = sim_job(s, g->active[i]);
-        if (j->state == JOB_RUNNING && g->plan[g->active[i]] != j->gpu_type)
-            rc = sim_preempt(s, g->active[i]);
+        uint32_t job = g->active[i];
+        if (!g->ran[job])
+            continue;
+        const struct sim_job *j = sim_job(s, job);
+        if (j->state == JOB_RUNNING && g->plan[job] != j->gpu_type)
+            rc = sim_preempt(s, job);
     }
     g->running = 0;
     for (size_t k = 0; rc == 0 && k < np; k++) {
@@ -372,7 +401,9 @@ static void compact(struct gavel *g, const struct sim *s)
 
 static int round_start(struct gavel *g, struct sim *s)
 {
-    compact(g, s);
+    if (g->left) /* every job that finishes or fails goes by gavel_finish */
+        compact(g, s);
+    g->left = 0;
     g->in_round = 0;
     if (g->nactive == 0)
         return 0;
@@ -408,8 +439,10 @@ static void gavel_arrival(void *state, struct sim *s, uint32_t job)
         g->plan = malloc(n * sizeof *g->plan);
         g->active = malloc(n * sizeof *g->active);
         g->listed = calloc(n, sizeof *g->listed);
+        g->alloc = malloc(n * sizeof *g->alloc);
+        g->ran = calloc(n, sizeof *g->ran);
         if (!g->x || !g->received || !g->rounds || !g->plan || !g->active ||
-            !g->listed) {
+            !g->listed || !g->alloc || !g->ran) {
             g->oom = 1;
             return;
         }
@@ -431,6 +464,7 @@ static void gavel_finish(void *state, struct sim *s, uint32_t job)
         g->running--;
     }
     g->dirty = 1;
+    g->left = 1;
 }
 
 static void gavel_destroy(void *state)
@@ -444,6 +478,8 @@ static void gavel_destroy(void *state)
     free(g->plan);
     free(g->active);
     free(g->listed);
+    free(g->alloc);
+    free(g->ran);
     free(g->coef);
     free(g->sol);
     free(g->gpus);
