@@ -58,9 +58,9 @@
  * and O(P log P) for the P pairs, listed from the jobs the last solve
  * gave time (O(those x types)), plus O(active jobs) for the plan (a byte
  * and an int each; only the jobs that ran last round are looked up) and,
- * after a job finished, the active list's compaction. gavel-fifo's LP (one group per job: the weights differ) starts
- * from the previous solve's basis over the jobs that can matter
- * (lp_warm.c), with the same result. */
+ * after a job finished, the active list's compaction. gavel-fifo's LP (one
+ * group per job: the weights differ) starts from the previous solve's basis
+ * over the jobs that can matter (lp_warm.c), with the same result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

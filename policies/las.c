@@ -28,10 +28,10 @@
  * optimisation), about 340 of them in the scheduler. The wall time
  * follows them on an Intel host (about 100 ns a preemption whatever the
  * burst's size) and only in part on an AMD one (on the 30,000-job burst
- * it waits mostly on the started jobs' records, prefetched or not). The priority is
- * pol_las_prio, inline in preempt_internal.h (and in preempt_swaps.c's
- * swap loop). The commands, wall times and earlier figures are in
- * docs/performance.md.
+ * it waits mostly on the started jobs' records, prefetched or not).
+ * The priority is pol_las_prio, inline in preempt_internal.h (and in
+ * preempt_swaps.c's swap loop). The commands, wall times and earlier
+ * figures are in docs/performance.md.
  * The number of preemptions is the policy's, not a cost of this code:
  * every pass (each arrival, completion and quantum) preempts each running
  * job a waiting one has overtaken, and on a burst the preemptions per job
