@@ -58,7 +58,7 @@
  * and O(P log P) for the P pairs, listed from the jobs the last solve
  * gave time (O(those x types)), plus O(active jobs) for the plan (a byte
  * and an int each; only the jobs that ran last round are looked up) and,
- * after a job finished, the active list's compaction. gavel-fifo's LP (one
+ * when the job set changed, the active list's compaction. gavel-fifo's LP (one
  * group per job: the weights differ) starts from the previous solve's basis
  * over the jobs that can matter (lp_warm.c), with the same result. */
 #include <math.h>
@@ -103,7 +103,6 @@ struct gavel {
     double round_end;
     int32_t running; /* jobs of this round still running */
     int in_round, dirty, oom;
-    int left; /* a job finished (or failed) since the last compact */
 };
 
 static const struct pol_param gavel_params[] = {
@@ -401,9 +400,8 @@ static void compact(struct gavel *g, const struct sim *s)
 
 static int round_start(struct gavel *g, struct sim *s)
 {
-    if (g->left) /* every job that finishes or fails goes by gavel_finish */
+    if (g->dirty) /* every job that finishes or fails goes by gavel_finish */
         compact(g, s);
-    g->left = 0;
     g->in_round = 0;
     if (g->nactive == 0)
         return 0;
@@ -464,7 +462,6 @@ static void gavel_finish(void *state, struct sim *s, uint32_t job)
         g->running--;
     }
     g->dirty = 1;
-    g->left = 1;
 }
 
 static void gavel_destroy(void *state)

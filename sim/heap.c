@@ -17,6 +17,17 @@ static int event_before(const struct sim_event *a, const struct sim_event *b)
     return a->seq < b->seq;
 }
 
+/* The earliest of the children from FIRST of one parent, among the first
+ * N events (FIRST < N). */
+static size_t earliest_child(const struct sim_event *ev, size_t first, size_t n)
+{
+    size_t end = first + SIM_HEAP_D < n ? first + SIM_HEAP_D : n, child = first;
+    for (size_t c = first + 1; c < end; c++)
+        if (event_before(&ev[c], &ev[child]))
+            child = c;
+    return child;
+}
+
 /* Moves E down from slot I of the first N events to its place. */
 static void sift_down(struct sim_event *ev, size_t n, size_t i,
                       struct sim_event e)
@@ -25,10 +36,7 @@ static void sift_down(struct sim_event *ev, size_t n, size_t i,
         size_t child = SIM_HEAP_D * i + 1;
         if (child >= n)
             break;
-        size_t end = child + SIM_HEAP_D < n ? child + SIM_HEAP_D : n;
-        for (size_t c = child + 1; c < end; c++)
-            if (event_before(&ev[c], &ev[child]))
-                child = c;
+        child = earliest_child(ev, child, n);
         if (!event_before(&ev[child], &e))
             break;
         ev[i] = ev[child];
@@ -254,9 +262,7 @@ int sim_heap_pop(struct sim_heap *h, struct sim_event *out)
                        (size_t)event_before(&ev[child + 3], &ev[child + 2]);
             child = event_before(&ev[b], &ev[a]) ? b : a;
         } else /* the last parent's children: fewer than 4 */
-            for (size_t c = child + 1; c < n; c++)
-                if (event_before(&ev[c], &ev[child]))
-                    child = c;
+            child = earliest_child(ev, child, n);
         ev[i] = ev[child];
     }
     while (i > 0) {

@@ -305,6 +305,28 @@ Test(runq, lists_pushed_at_once_agree_with_a_linear_scan)
 
 #define NBIG 600
 
+/* Pushes by rq_push_rising one list of up to LEN of the jobs below NBIG
+ * not IN Q (each taken with chance 1/2, in job order), their keys from KEY
+ * moving 1 to SPREAD a job toward Q's top, ranks below RANKS, ITEM
+ * recording each; how many. */
+static int push_rising_list(gsl_rng *r, struct rq *q, struct rq_where *w,
+                            struct rq_item *item, int *in, uint32_t len,
+                            double key, unsigned long spread, uint32_t ranks)
+{
+    static struct rq_item list[NBIG];
+    uint32_t k = 0;
+    for (int j = 0; j < NBIG && k < len; j++) {
+        if (in[j] || gsl_rng_uniform_int(r, 2) != 0)
+            continue;
+        key += (q->max ? 1 : -1) * (double)(1 + gsl_rng_uniform_int(r, spread));
+        item[j] = list[k++] =
+            it(key, (uint32_t)gsl_rng_uniform_int(r, ranks), (uint32_t)j);
+        in[j] = 1;
+    }
+    cr_assert_eq(rq_push_rising(q, w, list, k), 0);
+    return (int)k;
+}
+
 /* Runs far longer than RQ_CLEAN, pushed whole by rq_push_rising, with
  * jobs taken out from inside them (dead entries deep below the top, and
  * clean counts cut and found again), against a linear scan. */
@@ -313,7 +335,7 @@ Test(runq, long_rising_runs_with_dead_entries_agree_with_a_linear_scan)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 29);
     static struct rq_where w[NBIG];
-    static struct rq_item item[NBIG], list[NBIG];
+    static struct rq_item item[NBIG];
     static int in[NBIG];
     for (int max = 0; max <= 1; max++) {
         struct rq q;
@@ -324,19 +346,9 @@ Test(runq, long_rising_runs_with_dead_entries_agree_with_a_linear_scan)
         for (int step = 0; step < 20000; step++) {
             unsigned op = (unsigned)gsl_rng_uniform_int(r, 8);
             if (op == 0) { /* a rising list: each nearer the top */
-                uint32_t k = 0, len = 1 + (uint32_t)gsl_rng_uniform_int(r, 200);
+                uint32_t len = 1 + (uint32_t)gsl_rng_uniform_int(r, 200);
                 double key = (double)gsl_rng_uniform_int(r, 1000);
-                for (int j = 0; j < NBIG && k < len; j++) {
-                    if (in[j] || gsl_rng_uniform_int(r, 2) != 0)
-                        continue;
-                    key += max ? 1 + (double)gsl_rng_uniform_int(r, 2)
-                               : -1 - (double)gsl_rng_uniform_int(r, 2);
-                    item[j] = list[k++] = it(
-                        key, (uint32_t)gsl_rng_uniform_int(r, 4), (uint32_t)j);
-                    in[j] = 1;
-                    n++;
-                }
-                cr_assert_eq(rq_push_rising(&q, w, list, k), 0);
+                n += push_rising_list(r, &q, w, item, in, len, key, 2, 4);
             } else if (n > 0 && op <= 3) {
                 int t = naive_top_of(item, in, NBIG, max);
                 cr_assert_eq(pop_job(&q, w), (uint32_t)t, "step %d", step);
@@ -376,7 +388,7 @@ Test(runq, streaks_of_pops_over_interleaved_runs_agree_with_a_linear_scan)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 31);
     static struct rq_where w[NBIG];
-    static struct rq_item item[NBIG], list[NBIG];
+    static struct rq_item item[NBIG];
     static int in[NBIG];
     for (int max = 0; max <= 1; max++) {
         struct rq q;
@@ -388,22 +400,11 @@ Test(runq, streaks_of_pops_over_interleaved_runs_agree_with_a_linear_scan)
             /* 2 to 5 rising runs, keys spaced so that runs overlap */
             int runs = 2 + (int)gsl_rng_uniform_int(r, 4);
             for (int k = 0; k < runs; k++) {
-                uint32_t m = 0,
-                         len = 20 + (uint32_t)gsl_rng_uniform_int(r, 100);
+                uint32_t len = 20 + (uint32_t)gsl_rng_uniform_int(r, 100);
                 double key = max ? (double)gsl_rng_uniform_int(r, 300)
                                  : 1000 + (double)gsl_rng_uniform_int(r, 300);
-                for (int j = 0; j < NBIG && m < len; j++) {
-                    if (in[j] || gsl_rng_uniform_int(r, 2) != 0)
-                        continue;
-                    key += (max ? 1 : -1) *
-                           (double)(1 + gsl_rng_uniform_int(
-                                            r, 3 * (unsigned long)(k + 1)));
-                    item[j] = list[m++] = it(
-                        key, (uint32_t)gsl_rng_uniform_int(r, 3), (uint32_t)j);
-                    in[j] = 1;
-                    n++;
-                }
-                cr_assert_eq(rq_push_rising(&q, w, list, m), 0);
+                n += push_rising_list(r, &q, w, item, in, len, key,
+                                      3 * (unsigned long)(k + 1), 3);
             }
             while (n > 10) {
                 unsigned op = (unsigned)gsl_rng_uniform_int(r, 40);
