@@ -48,5 +48,8 @@ void pol_lp_warm_destroy(struct pol_lp_warm *w);
 int pol_lp_solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
                       const uint32_t *ids, double *x, double *value, char *why,
                       size_t cap);
+/* Solves whose seeded basis GLPK rejected (each then started again from
+ * the slack basis): none, with the basis mended. */
+uint32_t pol_lp_warm_rejected(const struct pol_lp_warm *w);
 
 #endif

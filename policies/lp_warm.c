@@ -33,10 +33,11 @@
  *
  * The problem is rebuilt each solve (O(nonzeros)); only the basis carries
  * over, by job id: a job seen last time gets its row's and columns' status
- * back, a new one a basic slack and columns at 0, the type rows keep theirs.
- * When the jobs that left held more or fewer basic variables than rows, the
- * count is mended (slacks made basic or nonbasic); a basis GLPK still
- * rejects is replaced by the slack basis. */
+ * back, a new one a basic slack and columns at 0, the type rows keep theirs. A
+ * job that left may take with it the link between the rows of its basic
+ * columns, and leave a part of the basis without a basic slack: a singular
+ * basis. mend_basis makes it regular (below); a basis GLPK still rejects is
+ * replaced by the slack basis. */
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -55,7 +56,11 @@ struct warm_buf { /* a smaller LP's arrays */
     double *x;    /* (n, nt) */
     int32_t *gpus;
     uint32_t *ids;
-    int *col; /* (n * nt + 1) */
+    int *col;        /* (n * nt + 1) */
+    int *colst;      /* (n * nt + 1) the seeded basis: columns' statuses, */
+    int *rowst;      /* (nt + n) rows' statuses, */
+    int32_t *up;     /* (nt + n) scratch of mend_basis */
+    uint8_t *rooted; /* (nt + n) */
 };
 
 struct pol_lp_warm {
@@ -66,6 +71,7 @@ struct pol_lp_warm {
     uint8_t *stat;   /* (cap, 1 + ntypes) row, then columns (0: none) */
     int type_stat[SIM_MAX_GPU_TYPES];
     double price[SIM_MAX_GPU_TYPES]; /* the types' dual values last time */
+    uint32_t rejected; /* seeded bases GLPK rejected (test_lp_warm.c) */
 };
 
 struct pol_lp_warm *pol_lp_warm_create(void)
@@ -80,6 +86,11 @@ void pol_lp_warm_destroy(struct pol_lp_warm *w)
     free(w->stamp);
     free(w->stat);
     free(w);
+}
+
+uint32_t pol_lp_warm_rejected(const struct pol_lp_warm *w)
+{
+    return w->rejected;
 }
 
 static int warm_grow(struct pol_lp_warm *w, const uint32_t *ids, int32_t n,
@@ -141,46 +152,84 @@ static glp_prob *build_warm(const struct pol_lp *lp, double scale, int *col)
     return p;
 }
 
-/* Puts the saved statuses on P and mends the number of basic variables. */
+/* The root of row R's set in the union-find UP. */
+static int32_t find(int32_t *up, int32_t r)
+{
+    while (up[r] != r)
+        r = up[r] = up[up[r]];
+    return r;
+}
+
+/* Makes the statuses ROW (rows 0 to nt + n - 1) and COLST (columns, by
+ * GLPK's index from 1) a regular basis. Seen as a graph, each basic
+ * column joins its type's row to its job's row and each basic slack roots
+ * its row's part. The basis is regular when every part is a tree with one
+ * root: a cycle of columns is singular (every column of job j holds gpus_j
+ * on its type's row and 1 on j's, so the coefficients around a cycle
+ * multiply to 1), a part without a root too, and a second root is a basic
+ * variable too many. So a column that would close a cycle leaves the
+ * basis, a second slack of a part leaves it at its bound, and a part
+ * without a root gets the slack of its first row, type rows first. UP
+ * and ROOTED: scratch of nt + n each. */
+static void mend_basis(const struct pol_lp *lp, const int *col, int *row,
+                       int *colst, int32_t *up, uint8_t *rooted)
+{
+    int32_t n = lp->njobs, nt = lp->ntypes, rows = nt + n;
+    for (int32_t r = 0; r < rows; r++)
+        up[r] = r, rooted[r] = 0;
+    for (int32_t j = 0; j < n; j++)
+        for (int32_t t = 0; t < nt; t++) {
+            int k = col[(size_t)j * (size_t)nt + (size_t)t];
+            if (!k || colst[k] != GLP_BS)
+                continue;
+            int32_t a = find(up, t), c = find(up, nt + j);
+            if (a == c)
+                colst[k] = GLP_NL;
+            else
+                up[a] = c;
+        }
+    for (int32_t r = 0; r < rows; r++) {
+        if (row[r] != GLP_BS)
+            continue;
+        int32_t c = find(up, r);
+        if (rooted[c])
+            row[r] = GLP_NU;
+        rooted[c] = 1;
+    }
+    for (int32_t r = 0; r < rows; r++) {
+        int32_t c = find(up, r);
+        if (!rooted[c])
+            row[r] = GLP_BS, rooted[c] = 1;
+    }
+}
+
+/* Puts the saved statuses on P, mended to a regular basis (B's scratch). */
 static void seed_basis(struct pol_lp_warm *w, glp_prob *p,
                        const struct pol_lp *lp, const uint32_t *ids,
-                       const int *col)
+                       struct warm_buf *b)
 {
+    const int *col = b->col;
     int32_t n = lp->njobs, nt = lp->ntypes;
     size_t width = 1 + (size_t)nt;
-    int rows = nt + n, basic = 0;
-    for (int32_t t = 0; t < nt; t++) {
-        int s = w->solves ? w->type_stat[t] : GLP_BS;
-        glp_set_row_stat(p, t + 1, s);
-        basic += s == GLP_BS;
-    }
+    int *row = b->rowst, *colst = b->colst;
+    for (int32_t t = 0; t < nt; t++)
+        row[t] = w->solves ? w->type_stat[t] : GLP_BS;
     for (int32_t j = 0; j < n; j++) {
         const uint8_t *st = &w->stat[ids[j] * width];
         int seen = w->stamp[ids[j]] == w->solves && w->solves;
-        int s = seen && st[0] ? st[0] : GLP_BS;
-        glp_set_row_stat(p, nt + j + 1, s);
-        basic += s == GLP_BS;
+        row[nt + j] = seen && st[0] ? st[0] : GLP_BS;
         for (int32_t t = 0; t < nt; t++) {
             int k = col[(size_t)j * (size_t)nt + (size_t)t];
-            if (!k)
-                continue;
-            s = seen && st[1 + t] ? st[1 + t] : GLP_NL;
-            glp_set_col_stat(p, k, s);
-            basic += s == GLP_BS;
+            if (k)
+                colst[k] = seen && st[1 + t] ? st[1 + t] : GLP_NL;
         }
     }
-    /* Too few basic: slacks join, type rows first; too many: slacks
-     * leave, at their bound. GLPK checks the result. */
-    for (int r = 1; r <= rows && basic != rows; r++) {
-        int s = glp_get_row_stat(p, r);
-        if (basic < rows && s != GLP_BS) {
-            glp_set_row_stat(p, r, GLP_BS);
-            basic++;
-        } else if (basic > rows && s == GLP_BS) {
-            glp_set_row_stat(p, r, GLP_NU);
-            basic--;
-        }
-    }
+    mend_basis(lp, col, row, colst, b->up, b->rooted);
+    for (int32_t r = 0; r < nt + n; r++)
+        glp_set_row_stat(p, r + 1, row[r]);
+    int ncols = glp_get_num_cols(p);
+    for (int k = 1; k <= ncols; k++)
+        glp_set_col_stat(p, k, colst[k]);
 }
 
 /* Saves P's statuses under the jobs' ids for the next solve. */
@@ -219,7 +268,10 @@ static int unique_optimum(glp_prob *p)
     return 1;
 }
 
-static int run_simplex(glp_prob *p)
+/* The simplex from P's basis; 0 at an optimum, else -1. A basis GLPK
+ * rejects (none should, mended) counts in W's `rejected`, and the simplex
+ * starts again from the slack basis. */
+static int run_simplex(struct pol_lp_warm *w, glp_prob *p)
 {
     glp_smcp parm;
     glp_init_smcp(&parm);
@@ -232,28 +284,31 @@ static int run_simplex(glp_prob *p)
     int rc = glp_simplex(p, &parm);
     if (rc == 0 && glp_get_status(p) == GLP_OPT)
         return 0;
-    glp_std_basis(p); /* a basis GLPK rejected: from the slack basis */
+    if (rc != 0)
+        w->rejected++;
+    glp_std_basis(p);
     rc = glp_simplex(p, &parm);
     return rc == 0 && glp_get_status(p) == GLP_OPT ? 0 : -1;
 }
 
-/* One solve of LP (a subset of the jobs), its basis seeded and saved by
- * id: 0 with X, *VALUE and the types' prices (their rows' dual values, in
- * units of coef), or 1 (GLPK failed, or maybe not the only optimum). */
+/* One solve of LP (a subset of the jobs, in B's arrays), its basis seeded
+ * and saved by id: 0 with B's x, *VALUE and the types' prices (their rows'
+ * dual values, in units of coef), or 1 (GLPK failed, or maybe not the
+ * only optimum). */
 static int solve_once(struct pol_lp_warm *w, const struct pol_lp *lp,
-                      const uint32_t *ids, double scale, int *col, double *x,
-                      double *value)
+                      double scale, struct warm_buf *b, double *value)
 {
     size_t cells = (size_t)lp->njobs * (size_t)lp->ntypes;
-    glp_prob *p = build_warm(lp, scale, col);
-    seed_basis(w, p, lp, ids, col);
-    int rc = run_simplex(p) == 0 ? 0 : 1;
+    const int *col = b->col;
+    glp_prob *p = build_warm(lp, scale, b->col);
+    seed_basis(w, p, lp, b->ids, b);
+    int rc = run_simplex(w, p) == 0 ? 0 : 1;
     if (rc == 0)
-        save_basis(w, p, lp, ids, col);
+        save_basis(w, p, lp, b->ids, col);
     if (rc == 0 && !unique_optimum(p))
         rc = 1;
     for (size_t i = 0; rc == 0 && i < cells; i++)
-        x[i] = col[i] ? fmin(fmax(glp_get_col_prim(p, col[i]), 0), 1) : 0;
+        b->x[i] = col[i] ? fmin(fmax(glp_get_col_prim(p, col[i]), 0), 1) : 0;
     if (rc == 0) {
         *value = glp_get_obj_val(p) * scale;
         for (int32_t t = 0; t < lp->ntypes; t++)
@@ -327,21 +382,53 @@ static void save_left_out(struct pol_lp_warm *w, const struct pol_lp *lp,
         }
 }
 
+static void buf_free(struct warm_buf *b)
+{
+    free(b->in);
+    free(b->coef);
+    free(b->x);
+    free(b->gpus);
+    free(b->ids);
+    free(b->col);
+    free(b->colst);
+    free(b->rowst);
+    free(b->up);
+    free(b->rooted);
+}
+
+/* B's arrays for N jobs of NT types; 0, or -1 when out of memory (B's
+ * arrays freed and NULL). */
+static int buf_alloc(struct warm_buf *b, size_t n, size_t nt)
+{
+    size_t cells = n * nt, rows = nt + n;
+    *b = (struct warm_buf){malloc(n),
+                           malloc(cells * sizeof *b->coef),
+                           malloc(cells * sizeof *b->x),
+                           malloc(n * sizeof *b->gpus),
+                           malloc(n * sizeof *b->ids),
+                           malloc((cells + 1) * sizeof *b->col),
+                           malloc((cells + 1) * sizeof *b->colst),
+                           malloc(rows * sizeof *b->rowst),
+                           malloc(rows * sizeof *b->up),
+                           malloc(rows)};
+    if (b->in && b->coef && b->x && b->gpus && b->ids && b->col && b->colst &&
+        b->rowst && b->up && b->rooted)
+        return 0;
+    buf_free(b);
+    *b = (struct warm_buf){0};
+    return -1;
+}
+
 /* The warm solve (the smaller LPs, then all of it); 0 when it is kept in
  * X, 1 when pol_lp_solve must solve it. */
 static int solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
                       const uint32_t *ids, double scale, double *x,
                       double *value)
 {
-    size_t n = (size_t)lp->njobs, nt = (size_t)lp->ntypes, cells = n * nt;
-    struct warm_buf b = {malloc(n),
-                         malloc(cells * sizeof *b.coef),
-                         malloc(cells * sizeof *b.x),
-                         malloc(n * sizeof *b.gpus),
-                         malloc(n * sizeof *b.ids),
-                         malloc((cells + 1) * sizeof *b.col)};
+    size_t n = (size_t)lp->njobs, nt = (size_t)lp->ntypes;
+    struct warm_buf b;
     int rc = 1;
-    if (b.in && b.coef && b.x && b.gpus && b.ids && b.col &&
+    if (buf_alloc(&b, n, nt) == 0 &&
         !warm_grow(w, ids, lp->njobs, lp->ntypes)) {
         glp_term_out(GLP_OFF);
         choose(w, lp, ids, scale, b.in);
@@ -350,7 +437,7 @@ static int solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
                 memset(b.in, 1, n);
             struct pol_lp sub;
             pack(lp, ids, b.in, &b, &sub);
-            if (solve_once(w, &sub, b.ids, scale, b.col, b.x, value))
+            if (solve_once(w, &sub, scale, &b, value))
                 break;
             int more = 0;
             for (size_t j = 0; j < n; j++)
@@ -370,12 +457,7 @@ static int solve_warm(struct pol_lp_warm *w, const struct pol_lp *lp,
     }
     if (rc == 0)
         save_left_out(w, lp, ids, b.in);
-    free(b.in);
-    free(b.coef);
-    free(b.x);
-    free(b.gpus);
-    free(b.ids);
-    free(b.col);
+    buf_free(&b);
     return rc;
 }
 

@@ -74,7 +74,9 @@ Test(gavel_lp_warm, a_tie_gets_lp_c_s_symmetric_answer)
 }
 
 /* Random sequences of FIFO-like LPs (3 types, 1 to 8 GPUs per job, jobs
- * arriving and leaving): every solve gives lp.c's x, bit for bit. */
+ * arriving and leaving): every solve gives lp.c's x, bit for bit, and
+ * GLPK takes every seeded basis (jobs split over two types leave, which
+ * unmended leaves parts of the basis without a basic slack: singular). */
 Test(gavel_lp_warm, agrees_with_the_solve_from_scratch)
 {
     static double coef[MAXJ * 3], x[MAXJ * 3], y[MAXJ * 3], speed[MAXJ * 3];
@@ -114,6 +116,8 @@ Test(gavel_lp_warm, agrees_with_the_solve_from_scratch)
         next += (uint32_t)gsl_rng_uniform_int(r, 4);
         solves++;
     }
+    cr_expect_eq(pol_lp_warm_rejected(w), 0, "%u seeded bases rejected",
+                 pol_lp_warm_rejected(w));
     gsl_rng_free(r);
     pol_lp_warm_destroy(w);
 }
