@@ -33,11 +33,11 @@
  *
  * The problem is rebuilt each solve (O(nonzeros)); only the basis carries
  * over, by job id: a job seen last time gets its row's and columns' status
- * back, a new one a basic slack and columns at 0, the type rows keep theirs. A
- * job that left may take with it the link between the rows of its basic
- * columns, and leave a part of the basis without a basic slack: a singular
- * basis. mend_basis makes it regular (below); a basis GLPK still rejects is
- * replaced by the slack basis. */
+ * back, a new one a basic slack and columns at 0, the type rows keep theirs.
+ * A job that left may take with it the link between the rows of its basic
+ * columns and leave a part of the basis without a basic slack: a singular
+ * basis. mend_basis makes it regular (below); a basis GLPK still rejects
+ * is replaced by the slack basis. */
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
