@@ -24,9 +24,13 @@ echo "bench: building the baseline $ref (${commit:0:10}) into $dir/" >&2
 rm -rf "$dir"
 mkdir -p "$dir/src"
 git archive "$commit" | tar -x -C "$dir/src"
-cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release \
-  -DHETSIM_TESTS=OFF >/dev/null
-cmake --build "$dir/build" -j "${JOBS:-2}" --target hetsim >/dev/null
+if [ -x "$dir/src/bench/pgo.sh" ]; then # built as `make build` builds it
+  "$dir/src/bench/pgo.sh" "$dir/build" "${JOBS:-2}" hetsim >/dev/null
+else
+  cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release \
+    -DHETSIM_TESTS=OFF >/dev/null
+  cmake --build "$dir/build" -j "${JOBS:-2}" --target hetsim >/dev/null
+fi
 cp "$dir/build/hetsim" "$dir/hetsim"
 # the modules it opens on demand, looked for beside it (hetsim_embed.so for
 # Python policies, hetsim_mpi.so under mpirun; none before they existed)
