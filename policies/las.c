@@ -25,7 +25,8 @@
  * jobs, and sim_swap's finish events wait unsorted until due or stale)):
  * about 580 instructions per preemption and restart on a 5,000-job burst
  * and 565 on a 30,000-job one (callgrind, release build with link-time
- * optimisation), about 340 of them in the scheduler. The wall time
+ * optimisation), about 340 of them in the scheduler; 534 on the first in
+ * the profile-guided build of `make build`. The wall time
  * follows them on an Intel host (about 100 ns a preemption whatever the
  * burst's size) and only in part on an AMD one (on the 30,000-job burst
  * it waits mostly on the started jobs' records, prefetched or not).
