@@ -32,6 +32,7 @@ struct sim_frag {
      * order, so the same double. */
     int deferred;
     int32_t cells;
+    int cw;        /* bits of a cell's index in the log's words */
     uint32_t *log; /* (FRAG_LOG) words: see log_update */
     size_t nlog;
     FILE *spill;
@@ -39,14 +40,23 @@ struct sim_frag {
     int replayed;     /* a replay read the whole log: its area, */
     double replayed_area; /* so that the log is read back only once */
     double first_t, log_t;
+    uint64_t log_bits; /* log_t's bits once logged, else 0 */
 };
 
-/* The log: a word per update, cell FROM in bits 0-14, TO in 15-29, and
- * bit 31 set when the update's time (two more words: a double's bits, low
- * half first) differs from the previous one's. */
+/* The log: a word per update, cell FROM in its low cw bits (cw: as many
+ * as the cells' indices need), TO in the next cw, and in bits 30-31 where
+ * the update's time is. FRAG_SAME: the previous update's. Otherwise the
+ * time's double is known by its bits, from D, their difference from the
+ * last time's bits (0 before the first) modulo 2^64, so exact whatever D
+ * is: FRAG_INLINE, D in the word's spare bits (2cw to 29); FRAG_DELTA, D's
+ * bits from 32 up there and its low 32 bits in the next word; FRAG_FULL,
+ * the bits themselves in the next two words, low half first. Times go up,
+ * and the bits of doubles >= 0 with them, so D is far below 2^54: an
+ * update at a new time takes 2 words (1 when events are very close), not
+ * 3, and the 1-GPU jobs of the bench's FIFO runs 4 words each, not 6. */
 #define FRAG_LOG ((size_t)1 << 18)
-#define FRAG_TIME (1u << 31)
 #define FRAG_MAX_CELLS (1 << 15)
+enum { FRAG_SAME, FRAG_INLINE, FRAG_DELTA, FRAG_FULL };
 
 /* N x F(t, .) from the jobs: f x (N - jobs allowed on t with k <= f). */
 static void fill_type(struct sim *s, int32_t t, int64_t *row, int32_t maxf)
@@ -85,6 +95,8 @@ int sim_frag_init(struct sim *s)
         memset(fr->table, 0, (size_t)cells * sizeof *fr->table);
         fr->deferred = 1;
         fr->log_t = NAN;
+        while (fr->cw < 15 && (1 << fr->cw) < cells)
+            fr->cw++;
         s->frag = fr;
         if (cells > FRAG_MAX_CELLS)
             return SIM_EINVAL;
@@ -116,15 +128,30 @@ static void log_word(struct sim *s, struct sim_frag *fr, uint32_t w)
 static void log_update(struct sim *s, struct sim_frag *fr, uint32_t from,
                        uint32_t to)
 {
-    int new_t = !(s->now == fr->log_t);
-    log_word(s, fr, from | to << 15 | (new_t ? FRAG_TIME : 0));
-    if (new_t) {
-        uint64_t b;
-        memcpy(&b, &s->now, sizeof b);
+    uint32_t w = from | to << fr->cw;
+    if (s->now == fr->log_t) {
+        log_word(s, fr, w | (uint32_t)FRAG_SAME << 30);
+        return;
+    }
+    uint64_t b;
+    memcpy(&b, &s->now, sizeof b);
+    uint64_t d = b - fr->log_bits; /* modulo 2^64 */
+    int spare = 30 - 2 * fr->cw;   /* the word's bits left */
+    if (d >> spare == 0)
+        log_word(s, fr,
+                 w | (uint32_t)d << 2 * fr->cw | (uint32_t)FRAG_INLINE << 30);
+    else if (d >> 32 >> spare == 0) {
+        log_word(s, fr,
+                 w | (uint32_t)(d >> 32) << 2 * fr->cw |
+                     (uint32_t)FRAG_DELTA << 30);
+        log_word(s, fr, (uint32_t)d);
+    } else {
+        log_word(s, fr, w | (uint32_t)FRAG_FULL << 30);
         log_word(s, fr, (uint32_t)b);
         log_word(s, fr, (uint32_t)(b >> 32));
-        fr->log_t = s->now;
     }
+    fr->log_t = s->now;
+    fr->log_bits = b;
 }
 
 void sim_frag_update(struct sim *s, int32_t node, int32_t old_free,
@@ -204,7 +231,8 @@ struct sim_frag_replay {
     uint64_t pos; /* words read */
     int64_t sum;
     double area, last_t, now;
-    int bad; /* a read failed or the log was cut short */
+    uint64_t bits; /* the last time read's, as log_update's log_bits */
+    int bad;       /* a read failed or the log was cut short */
 };
 
 int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **out)
@@ -245,21 +273,29 @@ int sim_frag_replay_begin(const struct sim *s, struct sim_frag_replay **out)
 /* Replays the log's updates up to word MARK (all: UINT64_MAX). */
 static void replay_to(struct sim_frag_replay *r, uint64_t mark)
 {
-    uint32_t x, lo, hi;
+    int cw = r->s->frag->cw;
+    uint32_t x, lo, hi = 0, cell = (1u << cw) - 1;
     while (r->pos < mark && get_word(&r->w, &x)) {
         r->pos++;
-        if (x & FRAG_TIME) {
-            if (!get_word(&r->w, &lo) || !get_word(&r->w, &hi)) {
+        uint32_t kind = x >> 30, spare = (x & ((1u << 30) - 1)) >> 2 * cw;
+        if (kind == FRAG_INLINE)
+            r->bits += spare;
+        else if (kind != FRAG_SAME) {
+            if (!get_word(&r->w, &lo) ||
+                (kind == FRAG_FULL && !get_word(&r->w, &hi))) {
                 r->bad = 1;
                 return;
             }
-            r->pos += 2;
-            uint64_t b = lo | (uint64_t)hi << 32;
-            memcpy(&r->now, &b, sizeof r->now);
+            r->pos += kind == FRAG_FULL ? 2 : 1;
+            r->bits = kind == FRAG_FULL
+                          ? lo | (uint64_t)hi << 32
+                          : r->bits + ((uint64_t)spare << 32 | lo);
         }
+        if (kind != FRAG_SAME)
+            memcpy(&r->now, &r->bits, sizeof r->now);
         r->area += (double)r->sum * (r->now - r->last_t);
         r->last_t = r->now;
-        r->sum += r->row[x >> 15 & 0x7fff] - r->row[x & 0x7fff];
+        r->sum += r->row[x >> cw & cell] - r->row[x & cell];
     }
     if (r->pos < mark && mark != UINT64_MAX)
         r->bad = 1;

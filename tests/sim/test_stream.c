@@ -134,6 +134,41 @@ Test(stream, a_streamed_run_gives_the_whole_runs_summary_and_jobs_in_id_order)
     cluster_destroy(c);
 }
 
+/* A streaming run logs each fragmentation update's time by the
+ * difference of its double's bits from the last one's (run_frag.c): in
+ * the word itself when small, in one more word, or whole in two more. Jobs
+ * placed to make each: at -0 and 0 (the first time whole, then the same
+ * time), 1,000 short jobs 10 ms apart at 1e9 s (updates 1 ms and 9 ms
+ * apart: about 8,400 and 75,000 ulps, in the word), 1,000 jobs 100 s apart
+ * at 4e9 s (about 10^8 ulps, in a second word), and jumps between the
+ * groups (whole). The whole-trace run integrates the fragmentation as it
+ * goes, without the log: the streamed run's summary, the log replayed,
+ * must equal it bit for bit. */
+Test(stream, the_logged_times_read_back_exactly_near_and_far)
+{
+    struct cluster *c;
+    cr_assert_eq(cluster_parse(ts_three_nodes, "test", &c, NULL), 0);
+    size_t n = 2002;
+    struct sim_job_spec *jobs = make_jobs(n, 5, 1);
+    jobs[0].submit_time = -0.0;
+    jobs[1].submit_time = 0.0;
+    jobs[0].work = jobs[1].work = 10;
+    for (size_t i = 2; i < n; i++) {
+        size_t k = i - 2;
+        int near = k < 1000;
+        jobs[i].submit_time =
+            near ? 1e9 + (double)k * 0.01 : 4e9 + (double)(k - 1000) * 100;
+        jobs[i].work = near ? 0.001 : 50;
+    }
+    struct sim_job *whole = malloc(n * sizeof *whole);
+    struct sim_summary mw;
+    check_streamed_as_whole(c, jobs, n, &mw, whole);
+    cr_assert_gt(mw.frag_rate_mean, 0);
+    free(whole);
+    free(jobs);
+    cluster_destroy(c);
+}
+
 /* The wait queue's links live in a ring of the jobs not retired, first
  * 1,024 slots (state.c): an overload (about 1.1 times what the GPUs can
  * do) keeps a queue whose span from the oldest waiting job to the newest
