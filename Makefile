@@ -68,13 +68,7 @@ deps:
 # edits (an edit to any source otherwise trains again and rebuilds all).
 PGO ?= 1
 build: deps
-ifeq ($(PGO),0)
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHETSIM_PGO_USE= \
-	  -DHETSIM_PGO_GENERATE= >/dev/null
-	cmake --build $(BUILD) -j $(JOBS)
-else
-	@./bench/pgo.sh $(BUILD) $(JOBS)
-endif
+	@PGO=$(PGO) ./bench/pgo.sh $(BUILD) $(JOBS)
 
 demo: build
 	@./examples/demo.sh $(BUILD)/hetsim $(DEMO_OUT)

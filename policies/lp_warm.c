@@ -203,12 +203,13 @@ static void mend_basis(const struct pol_lp *lp, const int *col, int *row,
     }
 }
 
-/* Puts the saved statuses on P, mended to a regular basis (B's scratch). */
+/* Puts the saved statuses of B's jobs (B's ids) on P, mended to a regular
+ * basis (B's scratch). */
 static void seed_basis(struct pol_lp_warm *w, glp_prob *p,
-                       const struct pol_lp *lp, const uint32_t *ids,
-                       struct warm_buf *b)
+                       const struct pol_lp *lp, struct warm_buf *b)
 {
     const int *col = b->col;
+    const uint32_t *ids = b->ids;
     int32_t n = lp->njobs, nt = lp->ntypes;
     size_t width = 1 + (size_t)nt;
     int *row = b->rowst, *colst = b->colst;
@@ -301,7 +302,7 @@ static int solve_once(struct pol_lp_warm *w, const struct pol_lp *lp,
     size_t cells = (size_t)lp->njobs * (size_t)lp->ntypes;
     const int *col = b->col;
     glp_prob *p = build_warm(lp, scale, b->col);
-    seed_basis(w, p, lp, b->ids, b);
+    seed_basis(w, p, lp, b);
     int rc = run_simplex(w, p) == 0 ? 0 : 1;
     if (rc == 0)
         save_basis(w, p, lp, b->ids, col);

@@ -277,9 +277,10 @@ static void replay_to(struct sim_frag_replay *r, uint64_t mark)
     uint32_t x, lo, hi = 0, cell = (1u << cw) - 1;
     while (r->pos < mark && get_word(&r->w, &x)) {
         r->pos++;
-        uint32_t kind = x >> 30, spare = (x & ((1u << 30) - 1)) >> 2 * cw;
+        /* what the word holds above its cells: D, or D's bits from 32 */
+        uint32_t kind = x >> 30, high = (x & ((1u << 30) - 1)) >> 2 * cw;
         if (kind == FRAG_INLINE)
-            r->bits += spare;
+            r->bits += high;
         else if (kind != FRAG_SAME) {
             if (!get_word(&r->w, &lo) ||
                 (kind == FRAG_FULL && !get_word(&r->w, &hi))) {
@@ -287,9 +288,8 @@ static void replay_to(struct sim_frag_replay *r, uint64_t mark)
                 return;
             }
             r->pos += kind == FRAG_FULL ? 2 : 1;
-            r->bits = kind == FRAG_FULL
-                          ? lo | (uint64_t)hi << 32
-                          : r->bits + ((uint64_t)spare << 32 | lo);
+            r->bits = kind == FRAG_FULL ? lo | (uint64_t)hi << 32
+                                        : r->bits + ((uint64_t)high << 32 | lo);
         }
         if (kind != FRAG_SAME)
             memcpy(&r->now, &r->bits, sizeof r->now);
