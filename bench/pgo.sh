@@ -45,7 +45,7 @@ fi
 cc=${CC:-cc}
 if ! "$cc" --version 2>/dev/null | grep -q 'Free Software Foundation' ||
    [ "$("$cc" -dumpversion | cut -d. -f1)" -lt 11 ]; then
-  echo "pgo.sh: $cc is not GCC 11 or later: building without a profile" >&2
+  echo "hetsim: $cc is not GCC 11 or later: building without a profile" >&2
   plain
   exit 0
 fi
@@ -70,7 +70,8 @@ key=$(cd "$src" &&
 profile=$pgo/profile-$key
 
 if [ ! -e "$profile/done" ]; then
-  echo "pgo.sh: training the profile-guided build ($profile)" >&2
+  echo "hetsim: a first build and its training runs (about a minute), for" \
+    "the profile-guided build (bench/pgo.sh; PGO=0 make ... skips it)" >&2
   rm -rf "$pgo"/profile-*
   mkdir -p "$profile"
   cmake -S "$src" -B "$pgo/gen" -DCMAKE_BUILD_TYPE=Release -DHETSIM_TESTS=OFF \
@@ -113,7 +114,7 @@ if [ ! -e "$profile/done" ]; then
   rc=$?
   set -e
   if [ "$rc" -ne 0 ]; then
-    echo "pgo.sh: the training runs failed; building without a profile:" >&2
+    echo "hetsim: the training runs failed; building without a profile:" >&2
     tail -5 "$work/log" >&2
     rm -rf "$profile"
     plain
